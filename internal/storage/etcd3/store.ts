@@ -1,0 +1,417 @@
+/**
+ * The etcd3 implementation of Storage. Every write is one compare-and-swap transaction on
+ * mod_revision (0 for create), the only transaction shapes kube-apiserver emits, so the store also
+ * runs on etcd-compatible servers such as kine. Keys are `<prefix><key>`; revisions stay decimal
+ * strings outside this folder.
+ */
+import type { Etcd3, IKeyValue, IRangeResponse, ITxnResponse } from 'etcd3';
+import type { KubeObject } from '../../../api/meta/types.js';
+import type { StorageCodec } from '../codec.js';
+import { decodeContinue, encodeContinue } from '../continue-token.js';
+import { StorageError } from '../errors.js';
+import type {
+  DeleteOptions,
+  GetOptions,
+  GuaranteedUpdateOptions,
+  ListOptions,
+  ListResult,
+  Preconditions,
+  Storage,
+  StorageWatch,
+} from '../interface.js';
+import { interpretEtcdError, isCompacted, isFutureRevision } from './errors.js';
+import { parseResourceVersion, prefixEnd } from './revision.js';
+import { startWatch } from './watcher.js';
+
+/** The largest page etcd is asked for while filling a selective page (kube's maxLimit). */
+const maxLimit = 10000;
+
+const expiredList = 'The resourceVersion for the provided list is too old.';
+const inconsistentContinue =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list ' +
+  'without the continue parameter, or use the continue token in this response to retrieve the remainder of the ' +
+  'results. Continuing with the provided token results in an inconsistent list - objects that were created, ' +
+  'modified, or deleted between the time the first chunk was returned and now may show up in the list.';
+
+/** Options of the etcd3 store. */
+export interface Etcd3StoreOptions {
+  /** The --etcd-prefix, e.g. "/registry"; keys given to the store are appended to it. */
+  readonly prefix: string;
+  readonly codec: StorageCodec;
+  /** Per-call deadline in milliseconds for etcd requests (reads and writes). */
+  readonly callTimeoutMs?: number;
+}
+
+interface Current {
+  readonly obj: KubeObject | undefined;
+  readonly data: Buffer | undefined;
+  readonly rev: bigint;
+}
+
+/** Storage backed by etcd through the etcd3 client. Stateless apart from the client. */
+export class Etcd3Store implements Storage {
+  private readonly prefix: string;
+  private readonly codec: StorageCodec;
+  private readonly callTimeoutMs: number;
+
+  constructor(
+    private readonly client: Etcd3,
+    options: Etcd3StoreOptions,
+  ) {
+    this.prefix = options.prefix.replace(/\/+$/, '');
+    this.codec = options.codec;
+    this.callTimeoutMs = options.callTimeoutMs ?? 60_000;
+  }
+
+  private fullKey(key: string): string {
+    return this.prefix + (key.startsWith('/') ? key : `/${key}`);
+  }
+
+  private callOptions(): { deadline: Date } {
+    return { deadline: new Date(Date.now() + this.callTimeoutMs) };
+  }
+
+  private decode(kv: IKeyValue): KubeObject {
+    const key = kv.key.toString();
+    const obj = this.codec.decode(key, kv.value);
+    obj.metadata.resourceVersion = kv.mod_revision;
+    return obj;
+  }
+
+  private async range(key: string, extra: { rangeEnd?: Buffer; limit?: number; revision?: bigint; countOnly?: boolean } = {}): Promise<IRangeResponse> {
+    try {
+      return await this.client.kv.range(
+        {
+          key: Buffer.from(key),
+          ...(extra.rangeEnd !== undefined ? { range_end: extra.rangeEnd } : {}),
+          ...(extra.limit ? { limit: extra.limit } : {}),
+          ...(extra.revision ? { revision: extra.revision.toString() } : {}),
+          ...(extra.countOnly ? { count_only: true } : {}),
+        },
+        this.callOptions(),
+      );
+    } catch (err) {
+      throw err instanceof StorageError || isCompacted(err) || isFutureRevision(err) ? err : interpretEtcdError(err, key);
+    }
+  }
+
+  private async txn(key: string, modRevision: bigint, success: 'put' | 'delete', value?: Buffer): Promise<ITxnResponse> {
+    const k = Buffer.from(key);
+    const op =
+      success === 'put'
+        ? { request_put: { key: k, value: value as Buffer } }
+        : { request_delete_range: { key: k, prev_kv: false } };
+    try {
+      return await this.client.kv.txn(
+        {
+          compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: modRevision.toString() }],
+          success: [op],
+          failure: [{ request_range: { key: k } }],
+        },
+        this.callOptions(),
+      );
+    } catch (err) {
+      throw interpretEtcdError(err, key);
+    }
+  }
+
+  private currentFromRange(res: IRangeResponse | undefined): Current {
+    const kv = res?.kvs[0];
+    if (!kv) return { obj: undefined, data: undefined, rev: 0n };
+    return { obj: this.decode(kv), data: kv.value, rev: BigInt(kv.mod_revision) };
+  }
+
+  private async readCurrent(key: string): Promise<Current> {
+    return this.currentFromRange(await this.range(key));
+  }
+
+  async create(key: string, obj: KubeObject): Promise<KubeObject> {
+    const full = this.fullKey(key);
+    if (obj.metadata.resourceVersion) {
+      throw new StorageError('InvalidArgument', full, 'resourceVersion should not be set on objects to be created');
+    }
+    const data = this.codec.encode(obj);
+    const res = await this.txn(full, 0n, 'put', data);
+    if (!res.succeeded) throw new StorageError('KeyExists', full, `key ${full} already exists`);
+    const out = this.codec.decode(full, data);
+    out.metadata.resourceVersion = res.header.revision;
+    return out;
+  }
+
+  async get(key: string, opts: GetOptions): Promise<KubeObject> {
+    const full = this.fullKey(key);
+    const minRev = parseResourceVersion(opts.resourceVersion);
+    const res = await this.range(full);
+    if (minRev > 0n && BigInt(res.header.revision) < minRev) {
+      throw tooLarge(full, minRev, res.header.revision);
+    }
+    const kv = res.kvs[0];
+    if (!kv) throw new StorageError('NotFound', full, `key ${full} not found`);
+    return this.decode(kv);
+  }
+
+  async getList(key: string, opts: ListOptions): Promise<ListResult> {
+    const full = this.fullKey(key);
+    const keyPrefix = opts.recursive && !full.endsWith('/') ? `${full}/` : full;
+    const pred = opts.predicate;
+    const limit = pred.limit && pred.limit > 0 ? pred.limit : 0;
+    const paging = limit > 0;
+
+    let withRev = 0n;
+    let minRev = 0n;
+    let startKey = keyPrefix;
+    const continuing = Boolean(pred.continueToken);
+    if (pred.continueToken) {
+      const pos = decodeContinue(pred.continueToken, keyPrefix);
+      startKey = pos.startKey;
+      withRev = pos.revision > 0n ? pos.revision : 0n;
+    } else {
+      const rv = parseResourceVersion(opts.resourceVersion);
+      switch (opts.resourceVersionMatch) {
+        case 'Exact':
+          withRev = rv;
+          break;
+        case 'NotOlderThan':
+          minRev = rv;
+          break;
+        default:
+          if (rv > 0n) {
+            if (paging) withRev = rv;
+            else minRev = rv;
+          }
+      }
+    }
+
+    if (!opts.recursive) return await this.listOne(full, withRev, minRev, pred.matches.bind(pred));
+
+    const end = prefixEnd(keyPrefix);
+    const items: KubeObject[] = [];
+    let batch = limit;
+    let lastKey: string | undefined;
+    let hasMore = false;
+    let firstCount = 0n;
+    let firstFetched = 0;
+    let first = true;
+    for (;;) {
+      let res: IRangeResponse;
+      try {
+        res = await this.range(startKey, { rangeEnd: end, limit: batch, revision: withRev });
+      } catch (err) {
+        throw await this.listError(err, full, keyPrefix, startKey, continuing, withRev);
+      }
+      if (first) {
+        if (minRev > 0n && BigInt(res.header.revision) < minRev) throw tooLarge(full, minRev, res.header.revision);
+        firstCount = BigInt(res.count);
+        firstFetched = res.kvs.length;
+        first = false;
+      }
+      hasMore = res.more;
+      if (res.kvs.length === 0 && res.more) {
+        throw new StorageError('Unreachable', full, 'no results were found, but etcd indicated there were more values remaining');
+      }
+      for (const kv of res.kvs) {
+        if (paging && items.length >= limit) {
+          hasMore = true;
+          break;
+        }
+        lastKey = kv.key.toString();
+        const obj = this.decode(kv);
+        if (pred.everything || pred.matches(obj)) items.push(obj);
+      }
+      if (withRev === 0n) withRev = BigInt(res.header.revision);
+      if (!hasMore || !paging) break;
+      if (items.length >= limit) break;
+      if (batch < maxLimit) batch = Math.min(batch * 2, maxLimit);
+      startKey = `${lastKey}\x00`;
+    }
+
+    if (hasMore && lastKey !== undefined) {
+      const continueToken = encodeContinue(`${lastKey}\x00`, keyPrefix, withRev);
+      // etcd's count includes objects a selector would drop, so it is only given without one.
+      const remaining = pred.everything ? Number(firstCount) - Math.min(firstFetched, limit) : undefined;
+      return {
+        items,
+        resourceVersion: withRev.toString(),
+        continueToken,
+        ...(remaining !== undefined ? { remainingItemCount: remaining } : {}),
+      };
+    }
+    return { items, resourceVersion: withRev.toString() };
+  }
+
+  private async listOne(full: string, withRev: bigint, minRev: bigint, matches: (o: KubeObject) => boolean): Promise<ListResult> {
+    let res: IRangeResponse;
+    try {
+      res = await this.range(full, { revision: withRev });
+    } catch (err) {
+      throw await this.listError(err, full, full, full, false, withRev);
+    }
+    if (minRev > 0n && BigInt(res.header.revision) < minRev) throw tooLarge(full, minRev, res.header.revision);
+    const items: KubeObject[] = [];
+    const kv = res.kvs[0];
+    if (kv) {
+      const obj = this.decode(kv);
+      if (matches(obj)) items.push(obj);
+    }
+    return { items, resourceVersion: (withRev || BigInt(res.header.revision)).toString() };
+  }
+
+  private async listError(err: unknown, full: string, keyPrefix: string, startKey: string, continuing: boolean, withRev: bigint): Promise<StorageError> {
+    if (isCompacted(err)) {
+      if (continuing) {
+        return new StorageError('Expired', full, inconsistentContinue, encodeContinue(startKey, keyPrefix, -1n));
+      }
+      return new StorageError('Expired', full, expiredList);
+    }
+    if (isFutureRevision(err)) return tooLarge(full, withRev, await this.currentRevision());
+    return interpretEtcdError(err, full);
+  }
+
+  async guaranteedUpdate(key: string, opts: GuaranteedUpdateOptions): Promise<KubeObject> {
+    const full = this.fullKey(key);
+    let current: Current;
+    let fromCache = false;
+    if (opts.cachedExisting?.metadata.resourceVersion) {
+      const cached = opts.cachedExisting;
+      current = { obj: structuredClone(cached), data: this.codec.encode(cached), rev: BigInt(cached.metadata.resourceVersion as string) };
+      fromCache = true;
+    } else {
+      current = await this.readCurrent(full);
+    }
+    for (;;) {
+      if (!current.obj && !opts.ignoreNotFound) throw new StorageError('NotFound', full, `key ${full} not found`);
+      try {
+        if (current.obj) checkPreconditions(full, opts.preconditions, current.obj);
+      } catch (err) {
+        if (fromCache) {
+          // A stale cached copy may fail a precondition the stored object meets.
+          current = await this.readCurrent(full);
+          fromCache = false;
+          continue;
+        }
+        throw err;
+      }
+      const input: KubeObject = current.obj ? current.obj : { metadata: {} };
+      const updated = await opts.tryUpdate(structuredClone(input));
+      const data = this.codec.encode(updated);
+      if (current.obj && current.data && data.equals(current.data)) {
+        if (fromCache) {
+          current = await this.readCurrent(full);
+          fromCache = false;
+          continue;
+        }
+        return current.obj;
+      }
+      const res = await this.txn(full, current.rev, 'put', data);
+      if (!res.succeeded) {
+        current = this.currentFromRange(res.responses[0]?.response_range);
+        fromCache = false;
+        continue;
+      }
+      const out = this.codec.decode(full, data);
+      out.metadata.resourceVersion = res.header.revision;
+      return out;
+    }
+  }
+
+  async delete(key: string, opts: DeleteOptions): Promise<KubeObject> {
+    const full = this.fullKey(key);
+    let current: Current = opts.cachedExisting?.metadata.resourceVersion
+      ? {
+          obj: structuredClone(opts.cachedExisting),
+          data: undefined,
+          rev: BigInt(opts.cachedExisting.metadata.resourceVersion),
+        }
+      : await this.readCurrent(full);
+    let fromCache = Boolean(opts.cachedExisting?.metadata.resourceVersion);
+    for (;;) {
+      if (!current.obj) throw new StorageError('NotFound', full, `key ${full} not found`);
+      try {
+        checkPreconditions(full, opts.preconditions, current.obj);
+        await opts.validateDeletion?.(current.obj);
+      } catch (err) {
+        if (fromCache) {
+          current = await this.readCurrent(full);
+          fromCache = false;
+          continue;
+        }
+        throw err;
+      }
+      const res = await this.txn(full, current.rev, 'delete');
+      if (!res.succeeded) {
+        current = this.currentFromRange(res.responses[0]?.response_range);
+        fromCache = false;
+        continue;
+      }
+      const out = current.obj;
+      out.metadata.resourceVersion = res.header.revision;
+      return out;
+    }
+  }
+
+  async watch(key: string, opts: ListOptions): Promise<StorageWatch> {
+    const full = this.fullKey(key);
+    const keyPrefix = opts.recursive && !full.endsWith('/') ? `${full}/` : full;
+    return await startWatch({
+      client: this.client,
+      store: this,
+      key,
+      fullKey: full,
+      keyPrefix,
+      opts,
+      decode: (kv) => this.decode(kv),
+      checkRevisionAvailable: (rev) => this.checkRevisionAvailable(full, rev),
+    });
+  }
+
+  /**
+   * Throws Expired when revision was compacted away and TooLargeResourceVersion when the store has
+   * not reached revision - 1 yet (a watch from revision starts right after revision - 1).
+   */
+  private async checkRevisionAvailable(full: string, revision: bigint): Promise<void> {
+    let res: IRangeResponse;
+    try {
+      res = await this.range(full, { revision: revision - 1n > 0n ? revision - 1n : 0n, countOnly: true });
+    } catch (err) {
+      if (isCompacted(err)) throw new StorageError('Expired', full, 'The resourceVersion for the provided watch is too old.');
+      if (isFutureRevision(err)) throw tooLarge(full, revision - 1n, await this.currentRevision());
+      throw interpretEtcdError(err, full);
+    }
+    // Reading at revision-1 only proves revision-1 exists; the watch itself starts at revision.
+    void res;
+  }
+
+  async currentRevision(): Promise<string> {
+    const res = await this.range(this.fullKey('/'), { countOnly: true, limit: 1 });
+    return res.header.revision;
+  }
+
+  async readinessCheck(): Promise<void> {
+    await this.currentRevision();
+  }
+}
+
+function tooLarge(key: string, requested: bigint, current: string): StorageError {
+  return new StorageError('TooLargeResourceVersion', key, `Too large resource version: ${requested}, current: ${current}`, undefined, {
+    requested: requested.toString(),
+    current,
+  });
+}
+
+function checkPreconditions(key: string, pre: Preconditions | undefined, obj: KubeObject): void {
+  if (!pre) return;
+  if (pre.uid !== undefined && pre.uid !== obj.metadata.uid) {
+    throw new StorageError(
+      'InvalidObj',
+      key,
+      `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid ?? ''}`,
+    );
+  }
+  if (pre.resourceVersion !== undefined && pre.resourceVersion !== obj.metadata.resourceVersion) {
+    throw new StorageError(
+      'InvalidObj',
+      key,
+      `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion ?? ''}`,
+    );
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * One storage watch over an etcd watch: optional initial state as ADDED events (and the
+ * initial-events-end bookmark), then every change after the start revision, filtered by the
+ * predicate so that an object leaving the selection arrives as DELETED and one entering it as ADDED.
+ */
+import type { Etcd3, IKeyValue, IWatchResponse, Watcher } from 'etcd3';
+import type { KubeObject } from '../../../api/meta/types.js';
+import { StorageError } from '../errors.js';
+import { EventQueue } from '../event-queue.js';
+import type { ListOptions, ListResult, StorageWatch, StorageWatchEvent } from '../interface.js';
+import { interpretEtcdError, isWatchCompacted } from './errors.js';
+import { parseResourceVersion } from './revision.js';
+
+/** The annotation on the bookmark that ends a watch's initial events (sendInitialEvents). */
+export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
+
+/** How often a watch that accepts bookmarks gets one (kube sends about one a minute). */
+export const bookmarkIntervalMs = 60_000;
+
+interface ListSource {
+  getList(key: string, opts: ListOptions): Promise<ListResult>;
+  currentRevision(): Promise<string>;
+}
+
+/** What startWatch needs from the store that calls it. */
+export interface WatchStartParams {
+  readonly client: Etcd3;
+  readonly store: ListSource;
+  readonly key: string;
+  readonly fullKey: string;
+  readonly keyPrefix: string;
+  readonly opts: ListOptions;
+  readonly decode: (kv: IKeyValue) => KubeObject;
+  readonly checkRevisionAvailable: (revision: bigint) => Promise<void>;
+}
+
+/** Starts a watch; rejects with Expired or TooLargeResourceVersion before any event is produced. */
+export async function startWatch(p: WatchStartParams): Promise<StorageWatch> {
+  const { opts } = p;
+  const rv = parseResourceVersion(opts.resourceVersion);
+  const legacyInitial = opts.resourceVersion === '' || opts.resourceVersion === '0';
+  const sendInitial = opts.sendInitialEvents ?? legacyInitial;
+  const queue = new EventQueue<StorageWatchEvent>();
+
+  let startRev: bigint;
+  if (sendInitial) {
+    const list = await p.store.getList(p.key, {
+      resourceVersion: rv > 0n ? opts.resourceVersion : '',
+      resourceVersionMatch: rv > 0n ? 'NotOlderThan' : '',
+      predicate: { everything: opts.predicate.everything, matches: (o) => opts.predicate.matches(o) },
+      recursive: opts.recursive,
+    });
+    for (const item of list.items) queue.push({ type: 'ADDED', object: item });
+    if (opts.sendInitialEvents) {
+      queue.push({
+        type: 'BOOKMARK',
+        object: { metadata: { resourceVersion: list.resourceVersion, annotations: { [initialEventsEndAnnotation]: 'true' } } },
+      });
+    }
+    startRev = BigInt(list.resourceVersion) + 1n;
+  } else if (rv === 0n) {
+    startRev = BigInt(await p.store.currentRevision()) + 1n;
+  } else {
+    startRev = rv + 1n;
+    await p.checkRevisionAvailable(startRev);
+  }
+
+  // The highest revision up to which every event has been queued: resumes and bookmarks use it.
+  let safeRev = startRev - 1n;
+  let bookmarkedRev = 0n;
+  let stopped = false;
+  let watcher: Watcher | undefined;
+  let timer: NodeJS.Timeout | undefined;
+
+  const stop = (): void => {
+    if (stopped) return;
+    stopped = true;
+    if (timer) clearInterval(timer);
+    queue.end();
+    if (watcher) void watcher.cancel().catch(() => undefined);
+  };
+  queue.onConsumerDone(stop);
+
+  const onResponse = (res: IWatchResponse): void => {
+    if (stopped) return;
+    for (const ev of res.events) {
+      const out = toEvent(ev.type, ev.kv, ev.prev_kv, p, opts);
+      if (out) queue.push(out);
+      const rev = BigInt(ev.kv.mod_revision);
+      if (rev > safeRev) safeRev = rev;
+    }
+    if (res.events.length === 0) {
+      // A progress notification: every change up to the header revision has been delivered.
+      const rev = BigInt(res.header.revision);
+      if (rev > safeRev) safeRev = rev;
+      if (opts.allowWatchBookmarks && safeRev > bookmarkedRev) pushBookmark();
+    }
+  };
+  const pushBookmark = (): void => {
+    bookmarkedRev = safeRev;
+    queue.push({ type: 'BOOKMARK', object: { metadata: { resourceVersion: safeRev.toString() } } });
+  };
+
+  const builder = p.client.watch().withPreviousKV().startRevision(startRev.toString());
+  if (p.opts.recursive) builder.prefix(p.keyPrefix);
+  else builder.key(p.fullKey);
+  try {
+    watcher = await builder.create();
+  } catch (err) {
+    stop();
+    if (isWatchCompacted(err)) throw new StorageError('Expired', p.fullKey, 'The resourceVersion for the provided watch is too old.');
+    throw interpretEtcdError(err, p.fullKey);
+  }
+  const w = watcher;
+  w.on('data', onResponse);
+  w.on('disconnected', () => {
+    // The client resumes from its own idea of the last revision, which can run ahead of what it
+    // delivered; resume from the last revision this watch queued instead.
+    (w.request as { start_revision?: number }).start_revision = Number(safeRev + 1n);
+  });
+  w.on('error', (err: unknown) => {
+    if (stopped) return;
+    const error = isWatchCompacted(err)
+      ? new StorageError('Expired', p.fullKey, 'The resourceVersion for the provided watch is too old.')
+      : interpretEtcdError(err, p.fullKey);
+    queue.push({ type: 'ERROR', error });
+    stop();
+  });
+  if (opts.allowWatchBookmarks) {
+    timer = setInterval(() => {
+      if (!stopped && safeRev > 0n) pushBookmark();
+    }, bookmarkIntervalMs);
+    timer.unref();
+  }
+
+  return {
+    stop,
+    [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](),
+  };
+}
+
+function toEvent(
+  type: string,
+  kv: IKeyValue,
+  prevKv: IKeyValue | undefined,
+  p: WatchStartParams,
+  opts: ListOptions,
+): StorageWatchEvent | undefined {
+  const pred = opts.predicate;
+  if (type.toLowerCase() === 'delete') {
+    if (!prevKv) return undefined;
+    const prev = p.decode(prevKv);
+    prev.metadata.resourceVersion = kv.mod_revision;
+    return pred.everything || pred.matches(prev) ? { type: 'DELETED', object: prev } : undefined;
+  }
+  const cur = p.decode(kv);
+  const isCreate = kv.create_revision === kv.mod_revision || !prevKv;
+  if (pred.everything) return { type: isCreate ? 'ADDED' : 'MODIFIED', object: cur };
+  const curMatches = pred.matches(cur);
+  const prevMatches = !isCreate && prevKv ? pred.matches(p.decode(prevKv)) : false;
+  if (curMatches && prevMatches) return { type: 'MODIFIED', object: cur };
+  if (curMatches) return { type: 'ADDED', object: cur };
+  if (prevMatches) return { type: 'DELETED', object: cur };
+  return undefined;
+}
