@@ -148,3 +148,13 @@ export function newNotAcceptable(accepted: readonly string[]): StatusError {
 export function newPathNotFound(): StatusError {
   return new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
 }
+
+/** 500 ServerTimeout: kube's answer when storage cannot be reached; clients retry after retryAfterSeconds. */
+export function newServerTimeout(gr: GroupResource, operation: string, retryAfterSeconds: number): StatusError {
+  return new StatusError(
+    500,
+    'ServerTimeout',
+    `The ${operation} operation against ${qualifiedResource(gr.group, gr.resource)} could not be completed at this time, please try again.`,
+    { name: operation, ...(gr.group ? { group: gr.group } : {}), kind: gr.resource, retryAfterSeconds },
+  );
+}

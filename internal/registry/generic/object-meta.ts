@@ -1,0 +1,125 @@
+/**
+ * The system-owned metadata steps of create and update (kube's rest.BeforeCreate and
+ * rest.BeforeUpdate): namespace from the URL, uid and creationTimestamp, generateName,
+ * generation, and what an update may never change.
+ */
+import { randomUUID } from 'node:crypto';
+import type { KubeObject } from '../../../api/meta/types.js';
+import { newBadRequest, newInvalid } from '../../apierrors/factories.js';
+import type { StatusError } from '../../apierrors/status-error.js';
+import type { RequestContext } from '../../request/context.js';
+import { fieldErrorCause, type FieldError } from '../../validation/field-error.js';
+import { nameValidatorFor, validateObjectMeta, validateObjectMetaUpdate } from './object-meta-validation.js';
+import type { Strategy } from './strategy.js';
+
+const nameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
+const maxGeneratedNameLength = 63 - 5;
+
+/** kube's SimpleNameGenerator: the base (cut to 58 characters) plus five random characters. */
+export function generateName(base: string): string {
+  let suffix = '';
+  for (let i = 0; i < 5; i++) suffix += nameAlphabet[Math.floor(Math.random() * nameAlphabet.length)];
+  return (base.length > maxGeneratedNameLength ? base.slice(0, maxGeneratedNameLength) : base) + suffix;
+}
+
+/** A metav1.Time: RFC 3339 in UTC with second precision. */
+export function metaTime(epochMs: number = Date.now()): string {
+  return `${new Date(Math.floor(epochMs / 1000) * 1000).toISOString().slice(0, 19)}Z`;
+}
+
+/** The kind/group an Invalid error names. */
+export interface KindInfo {
+  readonly group: string;
+  readonly kind: string;
+}
+
+/** Builds the 422 for errs, or returns undefined when there are none. */
+export function invalidError(kind: KindInfo, name: string, errs: readonly FieldError[]): StatusError | undefined {
+  if (errs.length === 0) return undefined;
+  return newInvalid(kind.group, kind.kind, name, errs.map(fieldErrorCause));
+}
+
+function checkNamespace(strategy: Strategy, ctx: RequestContext, obj: KubeObject, requestNamespace: string): void {
+  if (strategy.namespaced) {
+    if (!obj.metadata.namespace) obj.metadata.namespace = requestNamespace;
+    else if (requestNamespace && obj.metadata.namespace !== requestNamespace) {
+      throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+  } else {
+    delete obj.metadata.namespace;
+  }
+  void ctx;
+}
+
+/**
+ * Fills system fields of a new object and validates it; mutates obj. Throws 400 on a namespace
+ * mismatch and 422 with every field error.
+ */
+export function beforeCreate(strategy: Strategy, kind: KindInfo, ctx: RequestContext, obj: KubeObject, requestNamespace: string): void {
+  checkNamespace(strategy, ctx, obj, requestNamespace);
+  const meta = obj.metadata;
+  delete meta.deletionTimestamp;
+  delete meta.deletionGracePeriodSeconds;
+  delete meta.selfLink;
+  strategy.prepareForCreate(ctx, obj);
+  meta.uid = randomUUID();
+  meta.creationTimestamp = metaTime();
+  if (strategy.tracksGeneration) meta.generation = 1;
+  else delete meta.generation;
+  if (meta.generateName && !meta.name) meta.name = generateName(meta.generateName);
+  const errs = [...validateObjectMeta(meta, strategy.namespaced, nameValidatorFor(strategy.nameValidation)), ...strategy.validate(ctx, obj)];
+  const err = invalidError(kind, meta.name ?? '', errs);
+  if (err) throw err;
+  strategy.canonicalize?.(obj);
+}
+
+/**
+ * Carries system fields over from old, lets the strategy reset what the write may not change,
+ * bumps generation when the object's content changed, and validates; mutates obj, never old.
+ */
+export function beforeUpdate(
+  strategy: Strategy,
+  kind: KindInfo,
+  ctx: RequestContext,
+  obj: KubeObject,
+  old: KubeObject,
+  requestNamespace: string,
+  prepare: (ctx: RequestContext, obj: KubeObject, old: KubeObject) => void = strategy.prepareForUpdate.bind(strategy),
+  validate: (ctx: RequestContext, obj: KubeObject, old: KubeObject) => FieldError[] = strategy.validateUpdate.bind(strategy),
+): void {
+  checkNamespace(strategy, ctx, obj, requestNamespace);
+  const meta = obj.metadata;
+  const oldMeta = old.metadata;
+  meta.generation = oldMeta.generation;
+  if (meta.generation === undefined) delete meta.generation;
+  prepare(ctx, obj, old);
+  if (!meta.uid) meta.uid = oldMeta.uid;
+  if (oldMeta.creationTimestamp) meta.creationTimestamp = oldMeta.creationTimestamp;
+  if (oldMeta.deletionTimestamp) meta.deletionTimestamp = oldMeta.deletionTimestamp;
+  else delete meta.deletionTimestamp;
+  if (oldMeta.deletionGracePeriodSeconds !== undefined) meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
+  else delete meta.deletionGracePeriodSeconds;
+  delete meta.selfLink;
+  if (strategy.tracksGeneration && contentChanged(obj, old)) meta.generation = (oldMeta.generation ?? 0) + 1;
+  const errs = [...validateObjectMetaUpdate(meta, oldMeta), ...validate(ctx, obj, old)];
+  const err = invalidError(kind, meta.name ?? '', errs);
+  if (err) throw err;
+  strategy.canonicalize?.(obj);
+}
+
+/** True when anything but metadata and status differs (what kube's strategies compare to bump generation). */
+export function contentChanged(obj: KubeObject, old: KubeObject): boolean {
+  const strip = (o: KubeObject): string => {
+    const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = o;
+    return stableStringify(rest);
+  };
+  return strip(obj) !== strip(old);
+}
+
+/** JSON with object keys sorted, for order-insensitive comparison. */
+export function stableStringify(v: unknown): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
+  if (Array.isArray(v)) return `[${v.map(stableStringify).join(',')}]`;
+  const keys = Object.keys(v as object).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${stableStringify((v as Record<string, unknown>)[k])}`).join(',')}}`;
+}

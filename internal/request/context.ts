@@ -1,0 +1,38 @@
+/**
+ * RequestContext: the per-request state that filters fill in and handlers and registries read:
+ * who is asking, what they asked for, when the request must finish, and warnings to return.
+ * Created by the first filter; never shared between requests.
+ */
+import type { RequestInfo } from './request-info.js';
+
+/** user.Info: who made the request. */
+export interface UserInfo {
+  readonly name: string;
+  readonly uid?: string;
+  readonly groups: readonly string[];
+  readonly extra?: Readonly<Record<string, readonly string[]>>;
+}
+
+/** The anonymous user kube-apiserver assigns when no authenticator claims a request. */
+export const anonymousUser: UserInfo = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
+
+/** State of one request. Handlers may push warnings; everything else is set by filters. */
+export interface RequestContext {
+  readonly requestInfo: RequestInfo;
+  user: UserInfo;
+  /** Aborted when the client goes away or the request times out. */
+  readonly signal: AbortSignal;
+  /** Epoch milliseconds by which a non-long-running request must finish, if any. */
+  deadline?: number;
+  /** Texts for `Warning: 299 - "<text>"` response headers, in order, without duplicates. */
+  readonly warnings: string[];
+  /** The User-Agent header, for default field manager names and audit. */
+  readonly userAgent: string;
+  /** When the request arrived (epoch ms). */
+  readonly receivedAt: number;
+}
+
+/** Adds a warning once. */
+export function addWarning(ctx: RequestContext, text: string): void {
+  if (!ctx.warnings.includes(text)) ctx.warnings.push(text);
+}
