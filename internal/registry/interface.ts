@@ -66,6 +66,8 @@ export interface DeleteResult {
   readonly object: KubeObject;
   /** True when removed from storage; false when graceful deletion or finalizers keep it. */
   readonly deleted: boolean;
+  /** Answer with the object even when it was removed (kube's ReturnDeletedObject); else a Status. */
+  readonly returnDeletedObject?: boolean;
 }
 
 /** A resource's (or subresource's) storage as the handlers see it. Verbs it lacks answer 405. */

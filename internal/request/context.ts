@@ -36,3 +36,41 @@ export interface RequestContext {
 export function addWarning(ctx: RequestContext, text: string): void {
   if (!ctx.warnings.includes(text)) ctx.warnings.push(text);
 }
+
+/** The identity in-process controllers act as. */
+export const systemUser: UserInfo = { name: 'system:apiserver', uid: 'capstan-apiserver', groups: ['system:masters'] };
+
+/** A context for a request the server makes to itself (controllers, bootstrap). */
+export function internalContext(opts: {
+  verb: string;
+  group?: string;
+  version?: string;
+  resource: string;
+  namespace?: string;
+  name?: string;
+  subresource?: string;
+  signal?: AbortSignal;
+}): RequestContext {
+  const group = opts.group ?? '';
+  const version = opts.version ?? 'v1';
+  return {
+    requestInfo: {
+      isResourceRequest: true,
+      path: '',
+      verb: opts.verb,
+      apiPrefix: group ? 'apis' : 'api',
+      apiGroup: group,
+      apiVersion: version,
+      namespace: opts.namespace ?? '',
+      resource: opts.resource,
+      subresource: opts.subresource ?? '',
+      name: opts.name ?? '',
+      parts: [opts.resource, ...(opts.name ? [opts.name] : [])],
+    },
+    user: systemUser,
+    signal: opts.signal ?? new AbortController().signal,
+    warnings: [],
+    userAgent: 'capstan-apiserver',
+    receivedAt: Date.now(),
+  };
+}

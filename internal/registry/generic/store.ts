@@ -284,7 +284,8 @@ export class GenericStore implements RestStorage {
   }
 
   async delete(ctx: RequestContext, name: string, opts: DeleteOptions, validate?: ValidateObjectFunc): Promise<DeleteResult> {
-    return await deleteObject(this, ctx, name, opts, validate);
+    const result = await deleteObject(this, ctx, name, opts, validate);
+    return this.strategy.returnDeletedObject ? { ...result, returnDeletedObject: true } : result;
   }
 
   async deleteCollection(ctx: RequestContext, listOpts: ListOptions, deleteOpts: DeleteOptions, validate?: ValidateObjectFunc): Promise<KubeObject[]> {

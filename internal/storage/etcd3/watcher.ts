@@ -51,7 +51,7 @@ export async function startWatch(p: WatchStartParams): Promise<StorageWatch> {
       recursive: opts.recursive,
     });
     for (const item of list.items) queue.push({ type: 'ADDED', object: item });
-    if (opts.sendInitialEvents) {
+    if (opts.sendInitialEvents && opts.allowWatchBookmarks) {
       queue.push({
         type: 'BOOKMARK',
         object: { metadata: { resourceVersion: list.resourceVersion, annotations: { [initialEventsEndAnnotation]: 'true' } } },

@@ -1,0 +1,51 @@
+# Capstan: `make run` starts a local etcd and the API server; `make test` runs every test suite.
+# Every target installs what it needs (node modules, Debian's etcd-server) when it is missing.
+
+SHELL := /bin/bash
+NODE ?= node
+NPM ?= npm
+TEST_CONCURRENCY ?= 2
+
+.PHONY: all deps etcd build generate verify run test test-unit test-integration test-e2e bench clean
+
+all: build
+
+node_modules/.package-lock.json: package.json package-lock.json
+	$(NPM) ci --no-audit --no-fund
+	@touch $@
+
+deps: node_modules/.package-lock.json
+
+etcd:
+	@hack/install-etcd.sh
+
+build: deps
+	$(NPM) run build --silent
+
+generate: build
+	$(NODE) dist/hack/gen-resources.js
+	$(NPM) run build --silent
+
+verify: build
+	$(NODE) dist/hack/gen-resources.js --check
+
+run: build etcd
+	$(NODE) dist/hack/run-local.js
+
+# Unit tests sit beside the code; integration and e2e tests start their own etcd (and server).
+test: build etcd verify
+	$(NODE) --test --test-concurrency=$(TEST_CONCURRENCY) \
+		$$(find dist/internal dist/hack -name '*.test.js' | sort) \
+		$$(find dist/test -name '*.test.js' | sort)
+
+test-unit: build
+	$(NODE) --test $$(find dist/internal dist/hack -name '*.test.js' | sort)
+
+test-integration: build etcd
+	$(NODE) --test --test-concurrency=$(TEST_CONCURRENCY) $$(find dist/test -name '*.test.js' -not -path '*/e2e/*' | sort)
+
+test-e2e: build etcd
+	$(NODE) --test --test-concurrency=1 $$(find dist/test/e2e -name '*.test.js' | sort)
+
+clean:
+	rm -rf dist

@@ -1,0 +1,110 @@
+/**
+ * `make run`: starts a local etcd (data kept in .local/etcd) and the API server on
+ * https://127.0.0.1:6443 (or --port), writes .local/kubeconfig with the serving CA embedded, and
+ * runs until interrupted, then stops both cleanly.
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { request } from 'node:https';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort, startLocalEtcd } from './local-etcd.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** A kubeconfig for server with the CA embedded; the user has no credentials (anonymous). */
+export function kubeconfig(server: string, caPem: string, name = 'capstan'): string {
+  const ca = Buffer.from(caPem).toString('base64');
+  return [
+    'apiVersion: v1',
+    'kind: Config',
+    'clusters:',
+    `- name: ${name}`,
+    '  cluster:',
+    `    server: ${server}`,
+    `    certificate-authority-data: ${ca}`,
+    'users:',
+    `- name: ${name}-anonymous`,
+    '  user: {}',
+    'contexts:',
+    `- name: ${name}`,
+    '  context:',
+    `    cluster: ${name}`,
+    `    user: ${name}-anonymous`,
+    `current-context: ${name}`,
+    'preferences: {}',
+    '',
+  ].join('\n');
+}
+
+/** Polls /readyz over TLS with the given CA until it answers 200. */
+export async function waitReady(port: number, ca: () => Promise<string>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    try {
+      const caPem = await ca();
+      const code = await new Promise<number>((res, rej) => {
+        const r = request({ host: '127.0.0.1', port, path: '/readyz', ca: caPem, servername: 'localhost', timeout: 2000 }, (resp) => {
+          resp.resume();
+          res(resp.statusCode ?? 0);
+        });
+        r.on('error', rej);
+        r.on('timeout', () => r.destroy(new Error('timeout')));
+        r.end();
+      });
+      if (code === 200) return;
+      last = `readyz answered ${code}`;
+    } catch (err) {
+      last = (err as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`API server not ready after ${timeoutMs}ms: ${last}`);
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const portArg = args.indexOf('--port');
+  const port = portArg >= 0 ? Number(args[portArg + 1]) : 6443;
+  const local = join(root, '.local');
+  await mkdir(local, { recursive: true });
+  const etcd = await startLocalEtcd({ dataDir: join(local, 'etcd'), clientPort: await freePort(), logFile: join(local, 'etcd.log') });
+  process.stdout.write(`etcd: ${etcd.endpoint} (data in .local/etcd)\n`);
+  const certDir = join(local, 'certs');
+  const server = spawn(
+    process.execPath,
+    [join(root, 'dist', 'cmd', 'apiserver', 'main.js'), '--etcd-servers', etcd.endpoint, '--cert-dir', certDir, '--secure-port', String(port), ...args.filter((_, i) => i !== portArg && i !== portArg + 1)],
+    { stdio: ['ignore', 'inherit', 'inherit'] },
+  );
+  let stopping = false;
+  const stopAll = async (code: number): Promise<never> => {
+    stopping = true;
+    if (server.exitCode === null) {
+      server.kill('SIGTERM');
+      await new Promise((r) => server.once('exit', r));
+    }
+    await etcd.stop();
+    process.exit(code);
+  };
+  server.once('exit', (code) => {
+    if (!stopping) {
+      process.stderr.write(`API server exited with code ${code}\n`);
+      void stopAll(code ?? 1);
+    }
+  });
+  process.once('SIGINT', () => void stopAll(0));
+  process.once('SIGTERM', () => void stopAll(0));
+  await waitReady(port, () => readFile(join(certDir, 'ca.crt'), 'utf8'), 60_000);
+  const ca = await readFile(join(certDir, 'ca.crt'), 'utf8');
+  const kc = join(local, 'kubeconfig');
+  await writeFile(kc, kubeconfig(`https://127.0.0.1:${port}`, ca), { mode: 0o600 });
+  process.stdout.write(`API server ready on https://127.0.0.1:${port}\nkubeconfig: ${kc}\n  kubectl --kubeconfig ${kc} get ns\nPress Ctrl-C to stop.\n`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`run-local: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}

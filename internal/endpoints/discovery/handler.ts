@@ -1,0 +1,128 @@
+/**
+ * Serves discovery and /version. Documents are built once per installer and cached as bytes with
+ * an ETag (If-None-Match answers 304), since clients fetch them constantly.
+ */
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { kubernetesVersion } from '../../../api/gen/resources.js';
+import { newPathNotFound } from '../../apierrors/factories.js';
+import type { ApiInstaller } from '../installer.js';
+import { parseAccept } from '../negotiation/media-type.js';
+import { encodeBody, wantsPretty, writeBody } from '../negotiation/writer.js';
+import { aggregatedDiscovery, apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './documents.js';
+
+/** The version this server reports at /version. */
+export function versionInfo(): Record<string, string> {
+  const [major, minor] = kubernetesVersion.split('.') as [string, string];
+  return {
+    major,
+    minor,
+    emulationMajor: major,
+    emulationMinor: minor,
+    minCompatibilityMajor: major,
+    minCompatibilityMinor: String(Number(minor) - 1),
+    gitVersion: `v${kubernetesVersion}.0+capstan`,
+    gitCommit: process.env.CAPSTAN_GIT_COMMIT ?? 'unknown',
+    gitTreeState: 'clean',
+    buildDate: process.env.CAPSTAN_BUILD_DATE ?? '1970-01-01T00:00:00Z',
+    goVersion: `node${process.versions.node}`,
+    compiler: 'tsc',
+    platform: `${process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}`,
+  };
+}
+
+interface CachedDocument {
+  readonly body: Buffer;
+  readonly etag: string;
+  readonly contentType: string;
+}
+
+function cached(value: unknown, contentType: string): CachedDocument {
+  const body = encodeBody(value, 'json', false);
+  return { body, etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`, contentType };
+}
+
+/** Which aggregated discovery version the Accept header prefers, if any. */
+function aggregatedVersion(accept: string | undefined): 'v2' | 'v2beta1' | undefined {
+  for (const r of parseAccept(accept)) {
+    if (r.params.as === 'APIGroupDiscoveryList' && r.params.g === 'apidiscovery.k8s.io' && (r.params.v === 'v2' || r.params.v === 'v2beta1')) {
+      return r.params.v;
+    }
+    if (r.params.as === undefined && (r.subtype === 'json' || r.subtype === '*' || r.type === '*')) return undefined;
+  }
+  return undefined;
+}
+
+/** Answers discovery paths; returns false for paths it does not own. */
+export class DiscoveryHandler {
+  private readonly cache = new Map<string, CachedDocument>();
+
+  constructor(
+    private readonly installer: ApiInstaller,
+    private readonly serverAddress: () => string,
+  ) {}
+
+  private document(key: string, build: () => { value: unknown; contentType: string } | undefined): CachedDocument | undefined {
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    const built = build();
+    if (!built) return undefined;
+    const doc = cached(built.value, built.contentType);
+    this.cache.set(key, doc);
+    return doc;
+  }
+
+  private resolve(path: string, accept: string | undefined): CachedDocument | undefined | 'not-mine' {
+    const parts = path.replace(/^\/+|\/+$/g, '').split('/');
+    const agg = aggregatedVersion(accept);
+    const aggType = (v: string): string => `application/json;g=apidiscovery.k8s.io;v=${v};as=APIGroupDiscoveryList`;
+    if (parts.length === 1 && parts[0] === 'version') return this.document('version', () => ({ value: versionInfo(), contentType: 'application/json' }));
+    if (parts[0] === 'api') {
+      if (parts.length === 1) {
+        if (agg) return this.document(`agg-api-${agg}`, () => ({ value: aggregatedDiscovery(this.installer, true, `apidiscovery.k8s.io/${agg}`), contentType: aggType(agg) }));
+        return cached(apiVersions(this.serverAddress()), 'application/json');
+      }
+      if (parts.length === 2) {
+        const v = this.installer.groupVersion('', parts[1] as string);
+        return v ? this.document(`api/${v.version}`, () => ({ value: apiResourceList(v), contentType: 'application/json' })) : undefined;
+      }
+      return 'not-mine';
+    }
+    if (parts[0] === 'apis') {
+      if (parts.length === 1) {
+        if (agg) return this.document(`agg-apis-${agg}`, () => ({ value: aggregatedDiscovery(this.installer, false, `apidiscovery.k8s.io/${agg}`), contentType: aggType(agg) }));
+        return this.document('apis', () => ({ value: apiGroupList(this.installer), contentType: 'application/json' }));
+      }
+      if (parts.length === 2) {
+        const g = parts[1] as string;
+        return this.document(`apis/${g}`, () => {
+          const doc = apiGroupDocument(this.installer, g);
+          return doc ? { value: doc, contentType: 'application/json' } : undefined;
+        });
+      }
+      if (parts.length === 3) {
+        const v = this.installer.groupVersion(parts[1] as string, parts[2] as string);
+        return v ? this.document(`apis/${v.group}/${v.version}`, () => ({ value: apiResourceList(v), contentType: 'application/json' })) : undefined;
+      }
+    }
+    return 'not-mine';
+  }
+
+  /** Serves req when it is a discovery GET; throws 404 for unknown groups; false when not a discovery path. */
+  async handle(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<boolean> {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const doc = this.resolve(path, req.headers.accept);
+    if (doc === 'not-mine') return false;
+    if (!doc) throw newPathNotFound();
+    res.setHeader('Vary', 'Accept');
+    res.setHeader('ETag', doc.etag);
+    if (req.headers['if-none-match'] === doc.etag) {
+      res.statusCode = 304;
+      res.end();
+      return true;
+    }
+    const body = wantsPretty(req, query) ? encodeBody(JSON.parse(doc.body.toString()), 'json', true) : doc.body;
+    await writeBody(req, res, 200, doc.contentType, body);
+    return true;
+  }
+}

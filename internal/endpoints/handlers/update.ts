@@ -1,0 +1,33 @@
+/**
+ * PUT: replaces an object. A resourceVersion in the body makes it conditional (409 when stale);
+ * without one it is unconditional where the resource allows that. On a missing object it creates
+ * only where the resource allows create-on-update. 200, or 201 when it created.
+ */
+import { methodNotAllowed } from './method-not-allowed.js';
+import { admissionAttributes, decodeObjectBody, outputFor, respondObject, validatingAdmission, type Handler } from './common.js';
+import { fieldManager } from './create.js';
+import { parseDryRun } from './options.js';
+
+/** Serves update. */
+export const updateHandler: Handler = async (h) => {
+  const target = outputFor(h);
+  const storage = h.scope.storage;
+  if (!storage.update) throw methodNotAllowed();
+  const dryRun = parseDryRun(h.query.getAll('dryRun'));
+  const body = await decodeObjectBody(h);
+  const name = h.ctx.requestInfo.name;
+  const result = await storage.update(
+    h.ctx,
+    name,
+    {
+      updatedObject: async (ctx, old) => {
+        const obj = structuredClone(body);
+        await h.admission.admit(admissionAttributes(h, old ? 'UPDATE' : 'CREATE', name, obj, old, dryRun), ctx);
+        return obj;
+      },
+    },
+    { dryRun, ...fieldManager(h.query) },
+    validatingAdmission(h, 'UPDATE', dryRun),
+  );
+  await respondObject(h, target, result.created ? 201 : 200, result.object);
+};

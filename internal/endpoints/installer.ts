@@ -1,0 +1,155 @@
+/**
+ * The installer: turns resource registrations plus the generated API facts (kinds, names,
+ * verbs) into the ResourceScopes the dispatcher routes to and the data discovery reports.
+ * Only what is registered is served; a registration the data does not know is a startup error.
+ */
+import { generatedGroups, generatedResources } from '../../api/gen/resources.js';
+import { apiVersionOf } from '../../api/meta/types.js';
+import type { GeneratedResource, GeneratedSubresource } from '../../api/resource-info.js';
+import type { RestStorage } from '../registry/interface.js';
+import type { ResourceRegistration } from '../registry/registration.js';
+import type { ResourceScope } from './scope.js';
+
+/** A served resource with its scopes, for discovery. */
+export interface ServedResource {
+  readonly info: GeneratedResource;
+  readonly main: ResourceScope;
+  readonly subresources: ReadonlyArray<{ readonly info: GeneratedSubresource; readonly scope: ResourceScope }>;
+}
+
+/** A served group version. */
+export interface ServedGroupVersion {
+  readonly group: string;
+  readonly version: string;
+  readonly resources: readonly ServedResource[];
+}
+
+/** A served group with its versions, preferred first. */
+export interface ServedGroup {
+  readonly group: string;
+  readonly versions: readonly ServedGroupVersion[];
+  readonly preferredVersion: string;
+}
+
+const verbMethods: ReadonlyArray<[string, keyof RestStorage]> = [
+  ['create', 'create'],
+  ['delete', 'delete'],
+  ['deletecollection', 'deleteCollection'],
+  ['get', 'get'],
+  ['list', 'list'],
+  ['patch', 'update'],
+  ['update', 'update'],
+  ['watch', 'watch'],
+];
+
+function implementedVerbs(storage: RestStorage, declared: readonly string[]): Set<string> {
+  const have = new Set(verbMethods.filter(([, m]) => typeof storage[m] === 'function').map(([v]) => v));
+  return new Set(declared.filter((v) => have.has(v)));
+}
+
+function scopeKey(group: string, version: string, resource: string, subresource: string): string {
+  return `${group}/${version}/${resource}/${subresource}`;
+}
+
+/** The routing table and discovery data of everything registered. */
+export class ApiInstaller {
+  private readonly scopes = new Map<string, ResourceScope>();
+  private readonly served: ServedGroup[];
+
+  constructor(registrations: readonly ResourceRegistration[]) {
+    const byGV = new Map<string, ServedResource[]>();
+    for (const reg of registrations) {
+      const info = generatedResources.find((r) => r.group === reg.group && r.version === reg.version && r.resource === reg.resource);
+      if (!info) throw new Error(`registration ${reg.group}/${reg.version}/${reg.resource} is not in the generated API data`);
+      if (info.namespaced !== reg.namespaced) throw new Error(`registration ${reg.resource}: scope disagrees with the API data`);
+      const gr = { group: reg.group, resource: reg.resource };
+      const apiVersion = apiVersionOf(reg.group, reg.version);
+      const stored = reg.conversion ? { apiVersion: 'v1', kind: info.kind } : { apiVersion, kind: info.kind };
+      const main: ResourceScope = {
+        group: reg.group,
+        version: reg.version,
+        resource: reg.resource,
+        subresource: '',
+        namespaced: reg.namespaced,
+        kind: info.kind,
+        apiVersion,
+        listKind: `${info.kind}List`,
+        storage: reg.main,
+        verbs: implementedVerbs(reg.main, info.verbs),
+        selectableFields: reg.selectableFields,
+        stored: reg.storedAs ?? stored,
+        ...(reg.conversion ? { conversion: reg.conversion } : {}),
+        gr,
+      };
+      this.scopes.set(scopeKey(reg.group, reg.version, reg.resource, ''), main);
+      const subs: Array<{ info: GeneratedSubresource; scope: ResourceScope }> = [];
+      for (const [name, storage] of Object.entries(reg.subresources)) {
+        const subInfo = info.subresources.find((s) => s.name === name);
+        if (!subInfo) throw new Error(`subresource ${reg.resource}/${name} is not in the generated API data`);
+        const sameKind = subInfo.kind === info.kind;
+        const scope: ResourceScope = {
+          ...main,
+          subresource: name,
+          kind: subInfo.kind,
+          apiVersion: sameKind ? apiVersion : apiVersionOf(subInfo.group, subInfo.version),
+          listKind: `${subInfo.kind}List`,
+          storage,
+          verbs: implementedVerbs(storage, subInfo.verbs),
+          ...(sameKind && reg.conversion ? { conversion: reg.conversion } : { conversion: undefined }),
+        };
+        if (!sameKind) {
+          (scope as { stored: ResourceScope['stored'] }).stored = { apiVersion: scope.apiVersion, kind: scope.kind };
+        }
+        this.scopes.set(scopeKey(reg.group, reg.version, reg.resource, name), scope);
+        subs.push({ info: subInfo, scope });
+      }
+      const gvKey = `${reg.group}/${reg.version}`;
+      const list = byGV.get(gvKey) ?? [];
+      list.push({ info, main, subresources: subs });
+      byGV.set(gvKey, list);
+    }
+    this.served = [];
+    for (const g of generatedGroups) {
+      const versions: ServedGroupVersion[] = [];
+      for (const v of g.versions) {
+        const resources = byGV.get(`${g.group}/${v}`);
+        if (resources) {
+          // Discovery lists resources in the order of the API data.
+          const order = generatedResources.filter((r) => r.group === g.group && r.version === v).map((r) => r.resource);
+          resources.sort((a, b) => order.indexOf(a.info.resource) - order.indexOf(b.info.resource));
+          versions.push({ group: g.group, version: v, resources });
+        }
+      }
+      if (versions.length > 0) {
+        const preferred = versions.find((v) => v.version === g.preferredVersion)?.version ?? (versions[0] as ServedGroupVersion).version;
+        versions.sort((a, b) => (a.version === preferred ? -1 : b.version === preferred ? 1 : 0));
+        this.served.push({ group: g.group, versions, preferredVersion: preferred });
+      }
+    }
+  }
+
+  /** The scope for a (sub)resource, or undefined. */
+  lookup(group: string, version: string, resource: string, subresource: string): ResourceScope | undefined {
+    return this.scopes.get(scopeKey(group, version, resource, subresource));
+  }
+
+  /** Whether the group version is served at all. */
+  servesGroupVersion(group: string, version: string): boolean {
+    return this.groupVersion(group, version) !== undefined;
+  }
+
+  /** A served group version. */
+  groupVersion(group: string, version: string): ServedGroupVersion | undefined {
+    return this.served.find((g) => g.group === group)?.versions.find((v) => v.version === version);
+  }
+
+  /** Served groups in discovery order; the core group ("") first. */
+  groups(): readonly ServedGroup[] {
+    return this.served;
+  }
+
+  /** Every main scope (one per resource and version). */
+  resourceScopes(): ResourceScope[] {
+    return [...this.scopes.values()].filter((s) => s.subresource === '');
+  }
+}

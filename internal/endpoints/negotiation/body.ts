@@ -1,0 +1,136 @@
+/**
+ * Request bodies: reading them under kube's 3 MiB limit (413 beyond it) and decoding JSON or
+ * YAML into an object whose apiVersion, kind and metadata have the right shape, with kube's 400
+ * messages for what cannot be decoded.
+ */
+import type { IncomingMessage } from 'node:http';
+import { parse as yamlParse } from 'yaml';
+import type { KubeObject } from '../../../api/meta/types.js';
+import { newBadRequest, newRequestEntityTooLarge } from '../../apierrors/factories.js';
+import type { Encoding } from './media-type.js';
+
+/** kube-apiserver's default --max-request-body-bytes equivalent for resource writes. */
+export const maxRequestBodyBytes = 3 * 1024 * 1024;
+
+/** Reads the whole body; throws 413 past limit. */
+export async function readBody(req: IncomingMessage, limit = maxRequestBodyBytes): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) throw newRequestEntityTooLarge(`limit is ${limit}`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buf = chunk as Buffer;
+    size += buf.length;
+    if (size > limit) throw newRequestEntityTooLarge(`limit is ${limit}`);
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Parses body text as JSON or YAML (YAML 1.1, as kube's sigs.k8s.io/yaml reads it); 400 on syntax errors. */
+export function parseBody(body: Buffer, encoding: Encoding): unknown {
+  const text = body.toString('utf8');
+  if (encoding === 'yaml') {
+    try {
+      return yamlParse(text, { version: '1.1', uniqueKeys: false, maxAliasCount: 100 }) as unknown;
+    } catch (err) {
+      throw newBadRequest(`error converting YAML to JSON: yaml: ${(err as Error).message.split('\n')[0]}`);
+    }
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw newBadRequest(`couldn't get version/kind; json parse error: ${(err as Error).message}`);
+  }
+}
+
+/** What an endpoint expects a body to be. */
+export interface ExpectedKind {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+}
+
+const stringFields = ['name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'creationTimestamp', 'deletionTimestamp'];
+const integerFields = ['generation', 'deletionGracePeriodSeconds'];
+
+function goType(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'object') return 'object';
+  return typeof v;
+}
+
+function metadataShapeError(meta: Record<string, unknown>): string | undefined {
+  for (const f of stringFields) {
+    const v = meta[f];
+    if (v !== undefined && v !== null && typeof v !== 'string') {
+      return `json: cannot unmarshal ${goType(v)} into Go struct field ObjectMeta.metadata.${f} of type string`;
+    }
+  }
+  for (const f of integerFields) {
+    const v = meta[f];
+    if (v !== undefined && v !== null && !(typeof v === 'number' && Number.isInteger(v))) {
+      return `json: cannot unmarshal ${goType(v)} into Go struct field ObjectMeta.metadata.${f} of type int64`;
+    }
+  }
+  for (const f of ['labels', 'annotations']) {
+    const v = meta[f];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== 'object' || Array.isArray(v)) {
+      return `json: cannot unmarshal ${goType(v)} into Go struct field ObjectMeta.metadata.${f} of type map[string]string`;
+    }
+    for (const x of Object.values(v as Record<string, unknown>)) {
+      if (typeof x !== 'string') return `json: cannot unmarshal ${goType(x)} into Go struct field ObjectMeta.metadata.${f} of type string`;
+    }
+  }
+  for (const f of ['finalizers', 'ownerReferences', 'managedFields']) {
+    const v = meta[f];
+    if (v !== undefined && v !== null && !Array.isArray(v)) {
+      return `json: cannot unmarshal ${goType(v)} into Go struct field ObjectMeta.metadata.${f} of type []`;
+    }
+  }
+  const fin = meta.finalizers;
+  if (Array.isArray(fin) && fin.some((f) => typeof f !== 'string')) {
+    return 'json: cannot unmarshal into Go struct field ObjectMeta.metadata.finalizers of type string';
+  }
+  return undefined;
+}
+
+/**
+ * Checks a decoded body against the endpoint: an object, apiVersion and kind matching (or absent,
+ * then filled in), metadata an object of the right field types. Returns it as a KubeObject.
+ */
+export function asObject(value: unknown, expected: ExpectedKind): KubeObject {
+  const expectedGV = expected.group ? `${expected.group}/${expected.version}` : expected.version;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw newBadRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${goType(value)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
+  }
+  const obj = value as Record<string, unknown>;
+  const apiVersion = obj.apiVersion;
+  const kind = obj.kind;
+  if (apiVersion !== undefined && typeof apiVersion !== 'string') {
+    throw newBadRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${goType(apiVersion)} into Go struct field .apiVersion of type string`);
+  }
+  if (kind !== undefined && typeof kind !== 'string') {
+    throw newBadRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${goType(kind)} into Go struct field .kind of type string`);
+  }
+  if (apiVersion && apiVersion !== expectedGV) {
+    throw newBadRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${expectedGV})`);
+  }
+  if (kind && kind !== expected.kind) {
+    const version = apiVersion ? apiVersion.slice(apiVersion.indexOf('/') + 1) : expected.version;
+    throw newBadRequest(`${kind} in version "${version}" cannot be handled as a ${expected.kind}: the object provided is unrecognized (must be of type ${expected.kind})`);
+  }
+  const meta = obj.metadata;
+  if (meta !== undefined && meta !== null && (typeof meta !== 'object' || Array.isArray(meta))) {
+    throw newBadRequest(
+      `${expected.kind} in version "${expected.version}" cannot be handled as a ${expected.kind}: json: cannot unmarshal ${goType(meta)} into Go struct field ${expected.kind}.metadata of type v1.ObjectMeta`,
+    );
+  }
+  const metadata = (meta ?? {}) as Record<string, unknown>;
+  const shape = metadataShapeError(metadata);
+  if (shape) throw newBadRequest(`${expected.kind} in version "${expected.version}" cannot be handled as a ${expected.kind}: ${shape}`);
+  const { apiVersion: _a, kind: _k, metadata: _m, ...rest } = obj;
+  return { apiVersion: expectedGV, kind: expected.kind, metadata, ...rest } as KubeObject;
+}

@@ -1,0 +1,125 @@
+/**
+ * Media-type parsing and output negotiation for resource endpoints (kube's
+ * NegotiateOutputMediaType): which of JSON, YAML and the Table or discovery variants an Accept
+ * header asks for, honouring q-values and wildcards; nothing servable is 406.
+ */
+import { newNotAcceptable } from '../../apierrors/factories.js';
+
+/** One parsed media range from an Accept or Content-Type header. */
+export interface MediaRange {
+  readonly type: string;
+  readonly subtype: string;
+  readonly params: Readonly<Record<string, string>>;
+  readonly q: number;
+}
+
+/** Parses one media type ("application/json;as=Table;v=v1") or undefined when malformed. */
+export function parseMediaType(text: string): MediaRange | undefined {
+  const parts = text.split(';');
+  const full = (parts[0] ?? '').trim().toLowerCase();
+  const slash = full.indexOf('/');
+  if (slash <= 0 || slash === full.length - 1) return full === '*' ? { type: '*', subtype: '*', params: {}, q: 1 } : undefined;
+  const params: Record<string, string> = {};
+  let q = 1;
+  for (const p of parts.slice(1)) {
+    const eq = p.indexOf('=');
+    if (eq < 0) continue;
+    const k = p.slice(0, eq).trim().toLowerCase();
+    let v = p.slice(eq + 1).trim();
+    if (v.startsWith('"') && v.endsWith('"') && v.length >= 2) v = v.slice(1, -1);
+    if (k === 'q') {
+      const n = Number(v);
+      q = Number.isFinite(n) ? Math.min(Math.max(n, 0), 1) : 1;
+    } else params[k] = v;
+  }
+  return { type: full.slice(0, slash), subtype: full.slice(slash + 1), params, q };
+}
+
+/** Parses an Accept header into ranges sorted by preference (q, then specificity, then order). */
+export function parseAccept(header: string | undefined): MediaRange[] {
+  if (!header || header.trim() === '') return [];
+  const ranges = splitHeader(header)
+    .map((t, i) => ({ r: parseMediaType(t), i }))
+    .filter((x): x is { r: MediaRange; i: number } => x.r !== undefined && x.r.q > 0);
+  const specificity = (r: MediaRange): number => (r.type === '*' ? 0 : r.subtype === '*' ? 1 : 2 + Object.keys(r.params).length);
+  ranges.sort((a, b) => b.r.q - a.r.q || specificity(b.r) - specificity(a.r) || a.i - b.i);
+  return ranges.map((x) => x.r);
+}
+
+/** Splits a header on commas that are not inside quotes. */
+function splitHeader(header: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let quoted = false;
+  for (const ch of header) {
+    if (ch === '"') quoted = !quoted;
+    if (ch === ',' && !quoted) {
+      out.push(cur);
+      cur = '';
+    } else cur += ch;
+  }
+  out.push(cur);
+  return out.map((s) => s.trim()).filter((s) => s.length > 0);
+}
+
+/** The serialisations a resource endpoint can write. */
+export type Encoding = 'json' | 'yaml';
+
+/** What a resource response should be: the encoding and the shape (the object itself, or a Table). */
+export interface OutputTarget {
+  readonly encoding: Encoding;
+  /** "" for the object; "Table" for meta.k8s.io Table (version in tableVersion). */
+  readonly as: '' | 'Table';
+  readonly tableVersion?: 'v1' | 'v1beta1';
+  /** The Content-Type to answer with. */
+  readonly contentType: string;
+}
+
+/** Media types a resource endpoint serves, in kube's order (Protobuf is not served yet). */
+export const servedMediaTypes = ['application/json', 'application/yaml'] as const;
+
+function encodingOf(r: MediaRange): Encoding | undefined {
+  if (r.type === '*' && r.subtype === '*') return 'json';
+  if (r.type !== 'application') return undefined;
+  if (r.subtype === '*' || r.subtype === 'json') return 'json';
+  if (r.subtype === 'yaml') return 'yaml';
+  return undefined;
+}
+
+/**
+ * Picks the output for a resource request. Accept clauses asking for a representation the
+ * endpoint cannot produce are skipped; when none is left the request is 406 NotAcceptable.
+ * allowTable is false for endpoints that cannot produce Tables (subresources like scale).
+ */
+export function negotiateOutput(accept: string | undefined, allowTable = true): OutputTarget {
+  const ranges = parseAccept(accept);
+  if (ranges.length === 0) return { encoding: 'json', as: '', contentType: 'application/json' };
+  for (const r of ranges) {
+    const encoding = encodingOf(r);
+    if (!encoding) continue;
+    const as = r.params.as;
+    if (as === undefined || as === '') {
+      return { encoding, as: '', contentType: encoding === 'json' ? 'application/json' : 'application/yaml' };
+    }
+    if (as === 'Table' && allowTable && r.params.g === 'meta.k8s.io' && (r.params.v === 'v1' || r.params.v === 'v1beta1')) {
+      if (encoding !== 'json') continue;
+      return {
+        encoding,
+        as: 'Table',
+        tableVersion: r.params.v,
+        contentType: `application/json;as=Table;v=${r.params.v};g=meta.k8s.io`,
+      };
+    }
+  }
+  throw newNotAcceptable([...servedMediaTypes]);
+}
+
+/** The request body encodings accepted for create and update. */
+export function bodyEncoding(contentType: string | undefined): Encoding | undefined {
+  if (!contentType || contentType.trim() === '') return 'json';
+  const r = parseMediaType(contentType);
+  if (!r || r.type !== 'application') return undefined;
+  if (r.subtype === 'json') return 'json';
+  if (r.subtype === 'yaml') return 'yaml';
+  return undefined;
+}

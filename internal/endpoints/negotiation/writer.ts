@@ -1,0 +1,110 @@
+/**
+ * Writes response bodies: serialises once into the negotiated encoding (JSON, pretty JSON or
+ * YAML), adds Warning headers, and gzips large bodies when the client accepts it (kube compresses
+ * responses of 128 KiB and more).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import { stringify as yamlStringify } from 'yaml';
+import type { Status } from '../../../api/meta/types.js';
+import { newInternalError } from '../../apierrors/factories.js';
+import { StatusError } from '../../apierrors/status-error.js';
+import type { Encoding } from './media-type.js';
+import { parseAccept } from './media-type.js';
+
+const gzipAsync = promisify(gzip);
+
+/** kube's defaultGzipThresholdBytes: smaller bodies are sent uncompressed. */
+export const gzipThresholdBytes = 128 * 1024;
+
+/** Whether output should be indented: ?pretty=true, or a curl/Wget client without pretty=false (kube's rule). */
+export function wantsPretty(req: IncomingMessage, query: URLSearchParams): boolean {
+  const p = query.get('pretty');
+  if (p !== null) return p === 'true' || p === '1';
+  const ua = req.headers['user-agent'] ?? '';
+  return ua.startsWith('curl') || ua.startsWith('Wget');
+}
+
+/** Serialises value in the given encoding. */
+export function encodeBody(value: unknown, encoding: Encoding, pretty: boolean): Buffer {
+  if (encoding === 'yaml') return Buffer.from(yamlStringify(value, { lineWidth: 0 }));
+  return Buffer.from(pretty ? `${JSON.stringify(value, null, 2)}\n` : JSON.stringify(value));
+}
+
+function acceptsGzip(req: IncomingMessage): boolean {
+  const h = req.headers['accept-encoding'];
+  if (!h) return false;
+  return h
+    .split(',')
+    .map((s) => s.trim().split(';')[0]?.trim().toLowerCase())
+    .includes('gzip');
+}
+
+/** Sets `Warning: 299 - "<text>"` headers for the request's warnings. */
+export function setWarnings(res: ServerResponse, warnings: readonly string[]): void {
+  if (warnings.length === 0 || res.headersSent) return;
+  res.setHeader(
+    'Warning',
+    warnings.map((w) => `299 - ${JSON.stringify(w)}`),
+  );
+}
+
+/** Writes a complete body with status code and content type; gzips it when large and accepted. */
+export async function writeBody(req: IncomingMessage, res: ServerResponse, code: number, contentType: string, body: Buffer): Promise<void> {
+  // A request that timed out (or whose client left) has been answered already.
+  if (res.headersSent || res.writableEnded) return;
+  res.statusCode = code;
+  res.setHeader('Content-Type', contentType);
+  res.setHeader('Cache-Control', 'no-cache, private');
+  if (body.length >= gzipThresholdBytes && acceptsGzip(req)) {
+    const zipped = await gzipAsync(body);
+    res.setHeader('Content-Encoding', 'gzip');
+    res.setHeader('Vary', 'Accept-Encoding');
+    res.setHeader('Content-Length', zipped.length);
+    res.end(req.method === 'HEAD' ? undefined : zipped);
+    return;
+  }
+  res.setHeader('Content-Length', body.length);
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/** Converts any thrown value into a StatusError; unknown errors become InternalError (and are reported). */
+export function toStatusError(err: unknown, report?: (err: unknown) => void): StatusError {
+  if (err instanceof StatusError) return err;
+  report?.(err);
+  return newInternalError(err instanceof Error ? err.message : String(err));
+}
+
+/** The encoding to write a Status in: YAML when the client prefers YAML, JSON otherwise. */
+export function statusEncoding(accept: string | undefined): Encoding {
+  for (const r of parseAccept(accept)) {
+    if (r.type === 'application' && r.subtype === 'yaml') return 'yaml';
+    if (r.type === 'application' && (r.subtype === 'json' || r.subtype === '*')) return 'json';
+    if (r.type === '*') return 'json';
+  }
+  return 'json';
+}
+
+/** Writes err as a metav1.Status with its code, and Retry-After for 429 and 5xx statuses that carry one. */
+export async function writeStatus(
+  req: IncomingMessage,
+  res: ServerResponse,
+  query: URLSearchParams,
+  err: unknown,
+  warnings: readonly string[] = [],
+  report?: (err: unknown) => void,
+): Promise<void> {
+  const se = toStatusError(err, report);
+  const status: Status = se.status;
+  if (res.headersSent || res.writableEnded) {
+    if (!res.writableEnded) res.end();
+    return;
+  }
+  const code = status.code ?? 500;
+  const retry = status.details?.retryAfterSeconds;
+  if (retry && (code === 429 || code >= 500)) res.setHeader('Retry-After', String(retry));
+  setWarnings(res, warnings);
+  const encoding = statusEncoding(req.headers.accept);
+  await writeBody(req, res, code, encoding === 'yaml' ? 'application/yaml' : 'application/json', encodeBody(status, encoding, wantsPretty(req, query)));
+}

@@ -1,0 +1,54 @@
+/**
+ * ResourceScope: everything a handler needs to serve one resource or subresource in one group
+ * version: its storage, names and kinds from the generated API data, verbs, selectable fields,
+ * and the conversion between the stored form and this version.
+ */
+import type { KubeObject } from '../../api/meta/types.js';
+import { apiVersionOf } from '../../api/meta/types.js';
+import type { GroupResource } from '../apierrors/factories.js';
+import type { SelectableFields } from '../registry/generic/strategy.js';
+import type { RestStorage } from '../registry/interface.js';
+import type { VersionConversion } from '../registry/registration.js';
+
+/** One served (sub)resource in one group version. */
+export interface ResourceScope {
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  /** "" for the resource itself. */
+  readonly subresource: string;
+  readonly namespaced: boolean;
+  /** The kind of the objects this endpoint reads and writes (Scale for scale). */
+  readonly kind: string;
+  /** The apiVersion of those objects ("autoscaling/v1" for scale). */
+  readonly apiVersion: string;
+  /** The kind of lists of the resource (<Kind>List). */
+  readonly listKind: string;
+  readonly storage: RestStorage;
+  /** The verbs discovery reports for this endpoint. */
+  readonly verbs: ReadonlySet<string>;
+  readonly selectableFields: SelectableFields;
+  /** The apiVersion and kind objects are stored as (the hub version). */
+  readonly stored: { readonly apiVersion: string; readonly kind: string };
+  /** Stored form <-> this version; absent when they are the same. Not applied to Scale. */
+  readonly conversion?: VersionConversion;
+  /** For errors and Status details: the resource and its group. */
+  readonly gr: GroupResource;
+}
+
+/** The object as this endpoint serves it: converted, with apiVersion and kind set first. Does not mutate obj. */
+export function toExternal(scope: ResourceScope, obj: KubeObject): KubeObject {
+  const converted = scope.conversion ? scope.conversion.toExternal(obj) : obj;
+  const { apiVersion: _a, kind: _k, ...rest } = converted;
+  return { apiVersion: scope.apiVersion, kind: scope.kind, ...rest } as KubeObject;
+}
+
+/** The object as stored: converted from this version to the stored form. Does not mutate obj. */
+export function toInternal(scope: ResourceScope, obj: KubeObject): KubeObject {
+  if (!scope.conversion) return obj;
+  const { apiVersion: _a, kind: _k, ...rest } = scope.conversion.toInternal(obj);
+  return { apiVersion: scope.stored.apiVersion, kind: scope.stored.kind, ...rest } as KubeObject;
+}
+
+/** apiVersion for a group and version. */
+export { apiVersionOf };

@@ -1,0 +1,44 @@
+/**
+ * Registration: how a resource joins the API. A resource module returns one registration per
+ * group version it is served in; the endpoint installer takes kind, names and verbs from the
+ * generated API data (api/gen/resources.ts) and the behaviour from here.
+ */
+import type { KubeObject } from '../../api/meta/types.js';
+import type { Storage } from '../storage/interface.js';
+import type { RestStorage } from './interface.js';
+import type { SelectableFields } from './generic/strategy.js';
+
+/**
+ * Converts between the stored (hub) form of a resource and one served version. Both directions
+ * return new objects and never mutate their input; apiVersion and kind are set by the caller.
+ */
+export interface VersionConversion {
+  toExternal(stored: KubeObject): KubeObject;
+  toInternal(external: KubeObject): KubeObject;
+}
+
+/** One resource in one group version. */
+export interface ResourceRegistration {
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly namespaced: boolean;
+  /** The resource's storage; the verbs it implements are the verbs served. */
+  readonly main: RestStorage;
+  /** Subresources by name (status, scale, finalize, ...). */
+  readonly subresources: Readonly<Record<string, RestStorage>>;
+  /** Field selectors the resource supports (checked before a list or watch reaches the store). */
+  readonly selectableFields: SelectableFields;
+  /** Present when the stored form is another version (events.k8s.io/v1 over core/v1 events). */
+  readonly conversion?: VersionConversion;
+  /** With a conversion: the apiVersion and kind objects are stored as (defaults to v1 and the same kind). */
+  readonly storedAs?: { readonly apiVersion: string; readonly kind: string };
+}
+
+/** What a resource module needs to build its stores. */
+export interface RegistryDeps {
+  readonly storage: Storage;
+}
+
+/** A resource module: builds its registrations. */
+export type ResourceModule = (deps: RegistryDeps) => ResourceRegistration[];

@@ -1,0 +1,70 @@
+/**
+ * The handler chain: the filters in the order they run, then the health endpoints, discovery and
+ * the resource dispatcher, and last the error handler that turns anything thrown into a Status.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express from 'express';
+import { newPathNotFound } from '../apierrors/factories.js';
+import type { DiscoveryHandler } from '../endpoints/discovery/handler.js';
+import type { ResourceDispatcher } from '../endpoints/dispatcher.js';
+import { writeStatus } from '../endpoints/negotiation/writer.js';
+import { stateOf, withRequestContext } from '../filters/request-context.js';
+import { withTimeout } from '../filters/timeout.js';
+import type { Logger } from '../observability/logging.js';
+import { serveHealth, type HealthEndpoints } from './health.js';
+
+/** What the chain serves. */
+export interface ChainDeps {
+  readonly health: HealthEndpoints;
+  readonly discovery: DiscoveryHandler;
+  readonly dispatcher: ResourceDispatcher;
+  readonly requestTimeoutMs: number;
+  readonly log: Logger;
+}
+
+/** Builds the Express application. */
+export function buildChain(deps: ChainDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+
+  // Order matters: the request context (request info, typed state) must exist before anything
+  // reads it; the timeout wraps everything that does work, but never long-running requests.
+  app.use(withRequestContext());
+  app.use(withTimeout(deps.requestTimeoutMs));
+
+  app.use(async (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => {
+    const { path, query, ctx } = stateOf(req);
+    try {
+      if (await serveHealth(deps.health, req, res, path, query)) return;
+      if (await deps.discovery.handle(req, res, path, query)) return;
+      if (ctx.requestInfo.isResourceRequest) {
+        await deps.dispatcher.handle(req, res, ctx, query);
+        return;
+      }
+      if (path.startsWith('/api/') || path.startsWith('/apis/') || path === '/api' || path === '/apis') throw newPathNotFound();
+      res.statusCode = 404;
+      res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      res.end('404 page not found\n');
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  // The error handler: a StatusError is the client's answer; anything else is an internal error
+  // (logged with its stack) — never an HTML page or an empty body.
+  app.use((err: unknown, req: IncomingMessage, res: ServerResponse, _next: (err?: unknown) => void) => {
+    let query = new URLSearchParams();
+    let warnings: readonly string[] = [];
+    try {
+      const state = stateOf(req);
+      query = state.query;
+      warnings = state.ctx.warnings;
+    } catch {
+      // The context filter itself failed; answer without it.
+    }
+    void writeStatus(req, res, query, err, warnings, (e) => deps.log.error(`internal error serving ${req.method} ${req.url}: ${(e as Error)?.stack ?? String(e)}`));
+  });
+  return app;
+}

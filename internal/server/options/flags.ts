@@ -1,0 +1,128 @@
+/**
+ * The API server's command line: kube-apiserver's flag names and defaults, parsed with yargs and
+ * validated into ServerOptions. Unknown flags and invalid values are refused with a message;
+ * nothing parsed is silently ignored.
+ */
+import { isIP } from 'node:net';
+import yargs from 'yargs';
+import { formatGoDuration, parseGoDuration } from './duration.js';
+
+/** Validated options of one API server. */
+export interface ServerOptions {
+  readonly etcdServers: readonly string[];
+  readonly etcdPrefix: string;
+  readonly securePort: number;
+  readonly bindAddress: string;
+  readonly certDir: string;
+  readonly tlsCertFile?: string;
+  readonly tlsPrivateKeyFile?: string;
+  readonly etcdCompactionIntervalMs: number;
+  readonly requestTimeoutMs: number;
+  readonly minRequestTimeoutSeconds: number;
+  readonly verbosity: number;
+}
+
+/** The outcome of parsing: options to run with, or text to print and an exit code. */
+export type ParseResult = { kind: 'run'; options: ServerOptions } | { kind: 'exit'; code: number; stdout?: string; stderr?: string };
+
+/** A flag error in kube's style. */
+export class FlagError extends Error {}
+
+function durationFlag(name: string, value: unknown): number {
+  try {
+    return parseGoDuration(String(value));
+  } catch (err) {
+    throw new FlagError(`invalid argument ${JSON.stringify(String(value))} for "--${name}" flag: ${(err as Error).message}`);
+  }
+}
+
+function intFlag(name: string, value: unknown): number {
+  const s = String(value);
+  if (!/^[+-]?[0-9]+$/.test(s)) throw new FlagError(`invalid argument ${JSON.stringify(s)} for "--${name}" flag: strconv.ParseInt: parsing ${JSON.stringify(s)}: invalid syntax`);
+  return Number(s);
+}
+
+/** Parses argv (without node and script). versionText is what --version prints. */
+export function parseFlags(argv: readonly string[], versionText: string): ParseResult {
+  let helpText = '';
+  const parser = yargs([...argv])
+    .scriptName('capstan-apiserver')
+    .usage('capstan-apiserver [flags]\n\nA Kubernetes-compatible API server backed by etcd.')
+    .parserConfiguration({ 'camel-case-expansion': false, 'boolean-negation': false, 'duplicate-arguments-array': false })
+    .option('etcd-servers', { type: 'string', describe: 'List of etcd servers to connect with (scheme://ip:port), comma separated.' })
+    .option('etcd-prefix', { type: 'string', default: '/registry', describe: 'The prefix to prepend to all resource paths in etcd.' })
+    .option('etcd-compaction-interval', { type: 'string', default: '5m0s', describe: 'The interval of compaction requests. If 0, the compaction request from apiserver is disabled.' })
+    .option('secure-port', { type: 'string', default: '6443', describe: 'The port on which to serve HTTPS with authentication and authorization. It cannot be switched off with 0.' })
+    .option('bind-address', { type: 'string', default: '0.0.0.0', describe: 'The IP address on which to listen for the --secure-port port.' })
+    .option('cert-dir', { type: 'string', default: '/var/run/kubernetes', describe: 'The directory where the TLS certs are located. Ignored when --tls-cert-file and --tls-private-key-file are given.' })
+    .option('tls-cert-file', { type: 'string', describe: 'File containing the default x509 certificate for HTTPS (CA cert, if any, concatenated after server cert).' })
+    .option('tls-private-key-file', { type: 'string', describe: 'File containing the default x509 private key matching --tls-cert-file.' })
+    .option('request-timeout', { type: 'string', default: '1m0s', describe: 'The duration a handler must keep a request open before timing it out (not for long-running requests such as watch).' })
+    .option('min-request-timeout', { type: 'string', default: '1800', describe: 'The minimum number of seconds a watch handler keeps a request open before timing it out; actual timeouts are randomised between this and twice this.' })
+    .option('v', { type: 'string', default: '0', describe: 'number for the log level verbosity' })
+    .option('version', { type: 'boolean', describe: 'Print version information and quit' })
+    .version(false)
+    .help('help')
+    .alias('help', 'h')
+    .strict()
+    .exitProcess(false)
+    .fail((msg, err) => {
+      throw new FlagError(msg ?? err?.message ?? 'invalid flags');
+    });
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = parser.parseSync() as Record<string, unknown>;
+    helpText = '';
+  } catch (err) {
+    return { kind: 'exit', code: 1, stderr: `Error: ${(err as Error).message}\n` };
+  }
+  if (parsed.help) return { kind: 'exit', code: 0, stdout: helpText };
+  if (parsed.version) return { kind: 'exit', code: 0, stdout: `${versionText}\n` };
+  try {
+    return { kind: 'run', options: validate(parsed) };
+  } catch (err) {
+    return { kind: 'exit', code: 1, stderr: `Error: ${(err as Error).message}\n` };
+  }
+}
+
+function validate(p: Record<string, unknown>): ServerOptions {
+  const servers = String(p['etcd-servers'] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+  if (servers.length === 0) throw new FlagError('--etcd-servers must be specified');
+  for (const s of servers) {
+    if (!/^https?:\/\/[^/]+/.test(s)) throw new FlagError(`--etcd-servers: invalid URL ${JSON.stringify(s)}: must be scheme://host:port`);
+    if (s.startsWith('https://')) throw new FlagError(`--etcd-servers: ${s}: TLS to etcd needs --etcd-cafile, --etcd-certfile and --etcd-keyfile, which this server does not support yet`);
+  }
+  const securePort = intFlag('secure-port', p['secure-port']);
+  if (securePort === 0) throw new FlagError('--secure-port 0 is not allowed: the secure port cannot be turned off; it must be between 1 and 65535, inclusive');
+  if (securePort < 1 || securePort > 65535) throw new FlagError(`--secure-port ${securePort} must be between 1 and 65535, inclusive`);
+  const bindAddress = String(p['bind-address']);
+  if (isIP(bindAddress) === 0) throw new FlagError(`--bind-address ${JSON.stringify(bindAddress)} is not a valid IP address`);
+  const compaction = durationFlag('etcd-compaction-interval', p['etcd-compaction-interval']);
+  if (compaction < 0) throw new FlagError(`--etcd-compaction-interval ${formatGoDuration(compaction)} must not be negative`);
+  const requestTimeout = durationFlag('request-timeout', p['request-timeout']);
+  if (requestTimeout <= 0) throw new FlagError('--request-timeout must be greater than 0');
+  const minRequestTimeout = intFlag('min-request-timeout', p['min-request-timeout']);
+  if (minRequestTimeout < 0) throw new FlagError('--min-request-timeout must not be negative');
+  const verbosity = intFlag('v', p.v);
+  const prefix = String(p['etcd-prefix']);
+  if (!prefix.startsWith('/')) throw new FlagError(`--etcd-prefix ${JSON.stringify(prefix)} must start with "/"`);
+  const certFile = p['tls-cert-file'] as string | undefined;
+  const keyFile = p['tls-private-key-file'] as string | undefined;
+  if (Boolean(certFile) !== Boolean(keyFile)) throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
+  return {
+    etcdServers: servers,
+    etcdPrefix: prefix,
+    securePort,
+    bindAddress,
+    certDir: String(p['cert-dir']),
+    ...(certFile ? { tlsCertFile: certFile } : {}),
+    ...(keyFile ? { tlsPrivateKeyFile: keyFile } : {}),
+    etcdCompactionIntervalMs: compaction,
+    requestTimeoutMs: requestTimeout,
+    minRequestTimeoutSeconds: minRequestTimeout,
+    verbosity,
+  };
+}

@@ -1,0 +1,170 @@
+/**
+ * The API server's lifecycle: builds storage, registry, admission, handlers and controllers from
+ * the options, serves HTTPS on --bind-address:--secure-port, and shuts down gracefully (readyz
+ * fails, watches end, in-flight requests finish, then connections and etcd close).
+ */
+import { createServer, type Server } from 'node:https';
+import type { Socket } from 'node:net';
+import { Etcd3 } from 'etcd3';
+import { AdmissionChain } from '../admission/chain.js';
+import { NamespaceLifecycle } from '../admission/plugins/namespace-lifecycle/plugin.js';
+import { hasReason } from '../apierrors/status-error.js';
+import { NamespaceController } from '../controllers/namespace/controller.js';
+import { ensureSystemNamespaces, keepSystemNamespaces } from '../controllers/system-namespaces.js';
+import { DiscoveryHandler } from '../endpoints/discovery/handler.js';
+import { ResourceDispatcher } from '../endpoints/dispatcher.js';
+import { ApiInstaller } from '../endpoints/installer.js';
+import type { Logger } from '../observability/logging.js';
+import { builtinResourceModules } from '../registry/builtin.js';
+import { namespacesModule } from '../registry/core/namespaces/store.js';
+import type { RestStorage } from '../registry/interface.js';
+import type { ResourceRegistration } from '../registry/registration.js';
+import { internalContext } from '../request/context.js';
+import { jsonCodec } from '../storage/codec.js';
+import { startCompactor } from '../storage/etcd3/compactor.js';
+import { Etcd3Store } from '../storage/etcd3/store.js';
+import { buildChain } from './chain.js';
+import { loadServingCertificate, type ServingCertificate } from './certs.js';
+import type { HealthCheck } from './health.js';
+import type { ServerOptions } from './options/flags.js';
+
+/** A running API server. */
+export interface RunningServer {
+  /** The port actually bound (useful when --secure-port was chosen by the caller as free). */
+  readonly port: number;
+  readonly certificate: ServingCertificate;
+  /** Resolves once the system namespaces exist (readyz turns ready). */
+  readonly ready: Promise<void>;
+  /** Graceful shutdown; idempotent. */
+  stop(): Promise<void>;
+}
+
+/** Starts a server; resolves once it listens. */
+export async function startServer(options: ServerOptions, log: Logger): Promise<RunningServer> {
+  const certificate = await loadServingCertificate({
+    ...(options.tlsCertFile ? { certFile: options.tlsCertFile } : {}),
+    ...(options.tlsPrivateKeyFile ? { keyFile: options.tlsPrivateKeyFile } : {}),
+    certDir: options.certDir,
+    bindAddress: options.bindAddress,
+  });
+  const client = new Etcd3({ hosts: [...options.etcdServers], dialTimeout: 5000 });
+  const storage = new Etcd3Store(client, { prefix: options.etcdPrefix, codec: jsonCodec, callTimeoutMs: options.requestTimeoutMs });
+
+  const registrations: ResourceRegistration[] = [namespacesModule, ...builtinResourceModules].flatMap((m) => m({ storage }));
+  const installer = new ApiInstaller(registrations);
+  const namespaces = registrations.find((r) => r.group === '' && r.resource === 'namespaces') as ResourceRegistration;
+  const namespaceStorage = namespaces.main;
+
+  const admission = new AdmissionChain([
+    new NamespaceLifecycle(async (name) => {
+      try {
+        return await (namespaceStorage.get as NonNullable<RestStorage['get']>).call(
+          namespaceStorage,
+          internalContext({ verb: 'get', resource: 'namespaces', name }),
+          name,
+          { resourceVersion: '' },
+        );
+      } catch (err) {
+        if (hasReason(err, 'NotFound')) return undefined;
+        throw err;
+      }
+    }),
+  ]);
+
+  const shutdown = new AbortController();
+  const dispatcher = new ResourceDispatcher(installer, admission, {
+    minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
+    shutdown: shutdown.signal,
+  });
+  let boundPort = options.securePort;
+  const discovery = new DiscoveryHandler(installer, () => `${options.bindAddress === '0.0.0.0' ? '127.0.0.1' : options.bindAddress}:${boundPort}`);
+
+  let systemNamespacesReady = false;
+  let shuttingDown = false;
+  const etcdCheck: HealthCheck = { name: 'etcd', check: () => storage.readinessCheck() };
+  const always = (name: string): HealthCheck => ({ name, check: () => undefined });
+  const systemNamespacesCheck: HealthCheck = {
+    name: 'poststarthook/start-system-namespaces-controller',
+    check: () => {
+      if (!systemNamespacesReady) throw new Error('not finished');
+    },
+  };
+  const health = {
+    healthz: [always('ping'), always('log'), etcdCheck, systemNamespacesCheck],
+    livez: [always('ping'), always('log'), etcdCheck, systemNamespacesCheck],
+    readyz: [
+      always('ping'),
+      always('log'),
+      etcdCheck,
+      { name: 'etcd-readiness', check: () => storage.readinessCheck() },
+      systemNamespacesCheck,
+      {
+        name: 'shutdown',
+        check: () => {
+          if (shuttingDown) throw new Error('process is shutting down');
+        },
+      },
+    ],
+  };
+
+  const app = buildChain({ health, discovery, dispatcher, requestTimeoutMs: options.requestTimeoutMs, log });
+  const server: Server = createServer({ cert: certificate.cert, key: certificate.key, minVersion: 'TLSv1.2' }, app);
+  server.keepAliveTimeout = 65_000;
+  const sockets = new Set<Socket>();
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.once('close', () => sockets.delete(s));
+  });
+  server.on('tlsClientError', (err) => log.v(4, `TLS handshake error: ${err.message}`));
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.securePort, options.bindAddress, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const addr = server.address();
+  boundPort = typeof addr === 'object' && addr ? addr.port : options.securePort;
+  log.info(`Serving securely on ${options.bindAddress}:${boundPort}`);
+
+  const compactor = startCompactor(client, options.etcdCompactionIntervalMs, (m) => log.warn(m));
+  const contents = registrations
+    .filter((r) => r.namespaced && !r.conversion)
+    .map((r) => ({ group: r.group, resource: r.resource, storage: r.main }));
+  const namespaceController = new NamespaceController({
+    namespaces: namespaceStorage,
+    namespaceStatus: namespaces.subresources.status as RestStorage,
+    finalize: namespaces.subresources.finalize as RestStorage,
+    contents,
+    log,
+  });
+  namespaceController.start();
+  const ready = ensureSystemNamespaces(namespaceStorage, log, shutdown.signal).then(() => {
+    systemNamespacesReady = true;
+  });
+  const stopKeeping = keepSystemNamespaces(namespaceStorage, log);
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      shuttingDown = true;
+      log.info('shutting down: ending watches and draining requests');
+      shutdown.abort();
+      stopKeeping();
+      namespaceController.stop();
+      compactor.stop();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const deadline = setTimeout(() => {
+        for (const s of sockets) s.destroy();
+      }, 10_000);
+      deadline.unref();
+      await closed;
+      clearTimeout(deadline);
+      client.close();
+    })();
+    return stopping;
+  };
+  return { port: boundPort, certificate, ready, stop };
+}
