@@ -12,7 +12,11 @@ import { freePort, startLocalEtcd } from './local-etcd.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** A kubeconfig for server with the CA embedded; the user has no credentials (anonymous). */
+/**
+ * A kubeconfig for server with the CA embedded. Requests are anonymous until authentication
+ * lands; kubectl prompts for credentials when a user has none at all, so the user carries a bare
+ * username, which kubectl sends as Basic auth and the server (like kube-apiserver) does not use.
+ */
 export function kubeconfig(server: string, caPem: string, name = 'capstan'): string {
   const ca = Buffer.from(caPem).toString('base64');
   return [
@@ -25,7 +29,8 @@ export function kubeconfig(server: string, caPem: string, name = 'capstan'): str
     `    certificate-authority-data: ${ca}`,
     'users:',
     `- name: ${name}-anonymous`,
-    '  user: {}',
+    '  user:',
+    '    username: anonymous',
     'contexts:',
     `- name: ${name}`,
     '  context:',

@@ -40,14 +40,14 @@ export interface ResourceScope {
 export function toExternal(scope: ResourceScope, obj: KubeObject): KubeObject {
   const converted = scope.conversion ? scope.conversion.toExternal(obj) : obj;
   const { apiVersion: _a, kind: _k, ...rest } = converted;
-  return { apiVersion: scope.apiVersion, kind: scope.kind, ...rest } as KubeObject;
+  return { kind: scope.kind, apiVersion: scope.apiVersion, ...rest } as KubeObject;
 }
 
 /** The object as stored: converted from this version to the stored form. Does not mutate obj. */
 export function toInternal(scope: ResourceScope, obj: KubeObject): KubeObject {
   if (!scope.conversion) return obj;
   const { apiVersion: _a, kind: _k, ...rest } = scope.conversion.toInternal(obj);
-  return { apiVersion: scope.stored.apiVersion, kind: scope.stored.kind, ...rest } as KubeObject;
+  return { kind: scope.stored.kind, apiVersion: scope.stored.apiVersion, ...rest } as KubeObject;
 }
 
 /** apiVersion for a group and version. */

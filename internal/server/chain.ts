@@ -7,6 +7,7 @@ import express from 'express';
 import { newPathNotFound } from '../apierrors/factories.js';
 import type { DiscoveryHandler } from '../endpoints/discovery/handler.js';
 import type { ResourceDispatcher } from '../endpoints/dispatcher.js';
+import type { OpenApiV3Handler } from '../endpoints/openapi/v3.js';
 import { writeStatus } from '../endpoints/negotiation/writer.js';
 import { stateOf, withRequestContext } from '../filters/request-context.js';
 import { withTimeout } from '../filters/timeout.js';
@@ -18,6 +19,7 @@ export interface ChainDeps {
   readonly health: HealthEndpoints;
   readonly discovery: DiscoveryHandler;
   readonly dispatcher: ResourceDispatcher;
+  readonly openapi: OpenApiV3Handler;
   readonly requestTimeoutMs: number;
   readonly log: Logger;
 }
@@ -38,6 +40,7 @@ export function buildChain(deps: ChainDeps): express.Express {
     try {
       if (await serveHealth(deps.health, req, res, path, query)) return;
       if (await deps.discovery.handle(req, res, path, query)) return;
+      if (await deps.openapi.handle(req, res, path, query)) return;
       if (ctx.requestInfo.isResourceRequest) {
         await deps.dispatcher.handle(req, res, ctx, query);
         return;

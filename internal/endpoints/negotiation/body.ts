@@ -132,5 +132,5 @@ export function asObject(value: unknown, expected: ExpectedKind): KubeObject {
   const shape = metadataShapeError(metadata);
   if (shape) throw newBadRequest(`${expected.kind} in version "${expected.version}" cannot be handled as a ${expected.kind}: ${shape}`);
   const { apiVersion: _a, kind: _k, metadata: _m, ...rest } = obj;
-  return { apiVersion: expectedGV, kind: expected.kind, metadata, ...rest } as KubeObject;
+  return { kind: expected.kind, apiVersion: expectedGV, metadata, ...rest } as KubeObject;
 }

@@ -37,11 +37,11 @@ export const configMapStrategy = {
   nameValidation: 'subdomain',
   // core/v1 registers no field label conversion for ConfigMap, so the generic meta one answers.
   selectableFields: { extra: [], style: 'meta' },
-  prepareForCreate() {},
+  prepareForCreate(_ctx, _obj) {},
   validate(_ctx, obj) {
     return validateConfigMap(obj);
   },
-  prepareForUpdate() {},
+  prepareForUpdate(_ctx, _obj, _old) {},
   validateUpdate(_ctx, obj, old) {
     return [...validateImmutableData(obj, old, ['data', 'binaryData']), ...validateConfigMap(obj)];
   },

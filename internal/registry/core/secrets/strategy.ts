@@ -101,7 +101,7 @@ export const secretStrategy = {
   validate(_ctx, obj) {
     return validateSecret(obj);
   },
-  prepareForUpdate(_ctx, obj) {
+  prepareForUpdate(_ctx, obj, _old) {
     normalizeSecret(obj);
   },
   validateUpdate(_ctx, obj, old) {

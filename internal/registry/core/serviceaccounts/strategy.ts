@@ -28,13 +28,13 @@ export const serviceAccountStrategy = {
   prepareForCreate(_ctx, obj) {
     cleanSecretReferences(obj);
   },
-  validate() {
+  validate(_ctx, _obj) {
     return [];
   },
-  prepareForUpdate(_ctx, obj) {
+  prepareForUpdate(_ctx, obj, _old) {
     cleanSecretReferences(obj);
   },
-  validateUpdate() {
+  validateUpdate(_ctx, _obj, _old) {
     return [];
   },
 } satisfies Strategy;

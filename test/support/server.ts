@@ -1,0 +1,119 @@
+/**
+ * Test support: a real etcd and a real API server (in this process) on free ports, with a CA,
+ * a kubeconfig and an HTTPS client for them. Registered with before/after hooks per test file.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request as httpsRequest, type RequestOptions } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before } from 'node:test';
+import { freePort, startLocalEtcd, type LocalEtcd } from '../../hack/local-etcd.js';
+import { kubeconfig } from '../../hack/run-local.js';
+import { createLogger } from '../../internal/observability/logging.js';
+import type { ServerOptions } from '../../internal/server/options/flags.js';
+import { startServer, type RunningServer } from '../../internal/server/server.js';
+
+/** A response as tests read it. */
+export interface TestResponse {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: Buffer;
+  readonly text: string;
+  json<T = any>(): T;
+}
+
+/** The running fixture. */
+export interface ServerFixture {
+  etcd: LocalEtcd;
+  server: RunningServer;
+  port: number;
+  ca: string;
+  dir: string;
+  kubeconfigPath: string;
+  options: ServerOptions;
+  /** One HTTPS request to the server. */
+  request(method: string, path: string, opts?: { body?: unknown; headers?: Record<string, string>; rawBody?: string | Buffer }): Promise<TestResponse>;
+  /** Stops and starts the API server again on the same port and etcd. */
+  restart(): Promise<void>;
+}
+
+/** Options for the server under test (defaults suit tests). */
+export function testServerOptions(etcdEndpoint: string, port: number, certDir: string, extra: Partial<ServerOptions> = {}): ServerOptions {
+  return {
+    etcdServers: [etcdEndpoint],
+    etcdPrefix: '/registry',
+    securePort: port,
+    bindAddress: '127.0.0.1',
+    certDir,
+    etcdCompactionIntervalMs: 0,
+    requestTimeoutMs: 60_000,
+    minRequestTimeoutSeconds: 1800,
+    verbosity: 0,
+    ...extra,
+  };
+}
+
+/** Performs one request against https://127.0.0.1:port with ca trusted. */
+export function httpsCall(
+  port: number,
+  ca: string,
+  method: string,
+  path: string,
+  opts: { body?: unknown; headers?: Record<string, string>; rawBody?: string | Buffer } = {},
+): Promise<TestResponse> {
+  const payload =
+    opts.rawBody !== undefined ? Buffer.from(opts.rawBody) : opts.body !== undefined ? Buffer.from(JSON.stringify(opts.body)) : undefined;
+  const headers: Record<string, string> = { ...(payload && opts.rawBody === undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers };
+  if (payload) headers['content-length'] = String(payload.length);
+  const ro: RequestOptions = { host: '127.0.0.1', port, path, method, headers, ca, servername: 'localhost' };
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(ro, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const body = Buffer.concat(chunks);
+        const text = body.toString('utf8');
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body,
+          text,
+          json: () => JSON.parse(text),
+        });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (payload) req.write(payload);
+    req.end();
+  });
+}
+
+/** Starts etcd and the server before the file's tests and stops them after. */
+export function useServer(extra: Partial<ServerOptions> = {}): ServerFixture {
+  const fx = {} as ServerFixture;
+  const log = createLogger(0, process.env.CAPSTAN_TEST_LOG !== '1');
+  before(async () => {
+    fx.etcd = await startLocalEtcd();
+    fx.dir = await mkdtemp(join(tmpdir(), 'capstan-test-'));
+    fx.port = await freePort();
+    fx.options = testServerOptions(fx.etcd.endpoint, fx.port, join(fx.dir, 'certs'), extra);
+    fx.server = await startServer(fx.options, log);
+    await fx.server.ready;
+    fx.ca = fx.server.certificate.ca ?? '';
+    fx.kubeconfigPath = join(fx.dir, 'kubeconfig');
+    await writeFile(fx.kubeconfigPath, kubeconfig(`https://127.0.0.1:${fx.port}`, fx.ca));
+    fx.request = (method, path, opts) => httpsCall(fx.port, fx.ca, method, path, opts);
+    fx.restart = async () => {
+      await fx.server.stop();
+      fx.server = await startServer(fx.options, log);
+      await fx.server.ready;
+    };
+  });
+  after(async () => {
+    await fx.server?.stop();
+    await fx.etcd?.stop();
+    if (fx.dir) await rm(fx.dir, { recursive: true, force: true });
+  });
+  return fx;
+}
