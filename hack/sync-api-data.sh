@@ -14,4 +14,7 @@ for f in "$src"/openapi/v3/*.json; do
   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); open(sys.argv[2],"w").write(json.dumps(d,separators=(",",":"),sort_keys=True))' \
     "$f" "$here/../api/gen/openapi/v3/$(basename "$f")"
 done
+mkdir -p "$here/../api/gen/openapi/v2"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); open(sys.argv[2],"w").write(json.dumps(d,separators=(",",":"),sort_keys=True))' \
+  "$src/openapi/v2/swagger.json" "$here/../api/gen/openapi/v2/swagger.json"
 echo "sync-api-data: copied from $src" >&2

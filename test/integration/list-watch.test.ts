@@ -3,9 +3,9 @@
  * the resourceVersion rules with their 400/410/422/504 answers, and watch streams.
  */
 import assert from 'node:assert/strict';
-import { request as httpsRequest } from 'node:https';
 import { describe, it } from 'node:test';
-import { useServer, type ServerFixture } from '../support/server.js';
+import { useServer } from '../support/server.js';
+import { openWatch } from '../support/watch.js';
 
 const fx = useServer();
 const ns = 'lw';
@@ -13,69 +13,6 @@ const cms = `/api/v1/namespaces/${ns}/configmaps`;
 
 function cm(name: string, labels: Record<string, string> = {}) {
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels }, data: { v: '1' } };
-}
-
-interface WatchStream {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  next(timeoutMs?: number): Promise<any | undefined>;
-  ended(): boolean;
-  close(): void;
-}
-
-/** Opens a watch and yields its events one JSON line at a time. */
-export function openWatch(f: ServerFixture, path: string, headers: Record<string, string> = {}): Promise<WatchStream> {
-  return new Promise((resolve, reject) => {
-    const req = httpsRequest({ host: '127.0.0.1', port: f.port, path, ca: f.ca, servername: 'localhost', headers }, (res) => {
-      let buf = '';
-      const events: any[] = [];
-      const waiters: Array<(v: any) => void> = [];
-      let done = false;
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buf += chunk;
-        let i: number;
-        while ((i = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, i);
-          buf = buf.slice(i + 1);
-          if (!line.trim()) continue;
-          const ev = JSON.parse(line);
-          const w = waiters.shift();
-          if (w) w(ev);
-          else events.push(ev);
-        }
-      });
-      res.on('end', () => {
-        done = true;
-        if (buf.trim() && res.statusCode !== 200) events.push(JSON.parse(buf));
-        for (const w of waiters.splice(0)) w(undefined);
-      });
-      resolve({
-        status: res.statusCode ?? 0,
-        headers: res.headers,
-        next: (timeoutMs = 5000) =>
-          new Promise((r) => {
-            if (events.length > 0) return r(events.shift());
-            if (done) return r(undefined);
-            const t = setTimeout(() => {
-              const idx = waiters.indexOf(r);
-              if (idx >= 0) waiters.splice(idx, 1);
-              r(undefined);
-            }, timeoutMs);
-            waiters.push((v) => {
-              clearTimeout(t);
-              r(v);
-            });
-          }),
-        ended: () => done,
-        close: () => req.destroy(),
-      });
-    });
-    req.on('error', (err) => {
-      if ((err as NodeJS.ErrnoException).code !== 'ECONNRESET') reject(err);
-    });
-    req.end();
-  });
 }
 
 describe('lists', () => {

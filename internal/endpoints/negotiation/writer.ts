@@ -56,7 +56,7 @@ export async function writeBody(req: IncomingMessage, res: ServerResponse, code:
   if (res.headersSent || res.writableEnded) return;
   res.statusCode = code;
   res.setHeader('Content-Type', contentType);
-  res.setHeader('Cache-Control', 'no-cache, private');
+  if (!res.hasHeader('Cache-Control')) res.setHeader('Cache-Control', 'no-cache, private');
   if (body.length >= gzipThresholdBytes && acceptsGzip(req)) {
     const zipped = await gzipAsync(body);
     res.setHeader('Content-Encoding', 'gzip');

@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseFlags } from './flags.js';
+
+const run = (args: string[]) => parseFlags(args, 'Kubernetes v1.33.0+capstan');
+
+describe('apiserver flags', () => {
+  it('kube-apiserver defaults', () => {
+    const r = run(['--etcd-servers=http://127.0.0.1:2379']);
+    assert.equal(r.kind, 'run');
+    if (r.kind !== 'run') return;
+    assert.deepEqual(r.options, {
+      etcdServers: ['http://127.0.0.1:2379'],
+      etcdPrefix: '/registry',
+      securePort: 6443,
+      bindAddress: '0.0.0.0',
+      certDir: '/var/run/kubernetes',
+      etcdCompactionIntervalMs: 300_000,
+      requestTimeoutMs: 60_000,
+      minRequestTimeoutSeconds: 1800,
+      verbosity: 0,
+    });
+  });
+
+  it('values in both --flag=value and --flag value forms, several etcd servers', () => {
+    const r = run(['--etcd-servers', 'http://a:1,http://b:2', '--secure-port', '7443', '--etcd-prefix=/kube', '--etcd-compaction-interval=0', '--request-timeout=30s', '--min-request-timeout', '60', '-v', '4', '--bind-address=127.0.0.1']);
+    assert.equal(r.kind, 'run');
+    if (r.kind !== 'run') return;
+    assert.deepEqual(r.options.etcdServers, ['http://a:1', 'http://b:2']);
+    assert.equal(r.options.securePort, 7443);
+    assert.equal(r.options.etcdPrefix, '/kube');
+    assert.equal(r.options.etcdCompactionIntervalMs, 0);
+    assert.equal(r.options.requestTimeoutMs, 30_000);
+    assert.equal(r.options.minRequestTimeoutSeconds, 60);
+    assert.equal(r.options.verbosity, 4);
+    assert.equal(r.options.bindAddress, '127.0.0.1');
+  });
+
+  it('refuses --secure-port 0 with a clear message', () => {
+    const r = run(['--etcd-servers=http://x:1', '--secure-port=0']);
+    assert.equal(r.kind, 'exit');
+    if (r.kind !== 'exit') return;
+    assert.equal(r.code, 1);
+    assert.match(r.stderr ?? '', /--secure-port 0 is not allowed/);
+  });
+
+  it('refuses unknown flags, bad durations, missing etcd servers, and bad addresses', () => {
+    for (const [args, msg] of [
+      [['--etcd-servers=http://x:1', '--no-such-flag'], /Unknown argument/i],
+      [['--etcd-servers=http://x:1', '--request-timeout=5'], /missing unit in duration/],
+      [[], /--etcd-servers must be specified/],
+      [['--etcd-servers=http://x:1', '--bind-address=nope'], /not a valid IP address/],
+      [['--etcd-servers=http://x:1', '--tls-cert-file=a.crt'], /must be given together/],
+      [['--etcd-servers=https://x:1'], /TLS to etcd/],
+    ] as const) {
+      const r = run([...args]);
+      assert.equal(r.kind, 'exit', String(args));
+      if (r.kind === 'exit') assert.match(r.stderr ?? '', msg);
+    }
+  });
+
+  it('--version prints the version', () => {
+    const r = run(['--version']);
+    assert.deepEqual(r, { kind: 'exit', code: 0, stdout: 'Kubernetes v1.33.0+capstan\n' });
+  });
+});
