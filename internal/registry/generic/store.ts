@@ -249,7 +249,7 @@ export class GenericStore implements RestStorage {
         sub ? sub.validateUpdate.bind(sub) : undefined,
       );
       await validate?.(ctx, structuredClone(obj), existing);
-      deleteAfter = shouldDeleteDuringUpdate(obj, existing);
+      deleteAfter = shouldDeleteDuringUpdate(obj, existing) && !this.strategy.holdsDeletion?.(obj);
       return obj;
     };
 

@@ -57,6 +57,11 @@ export interface Strategy {
   validateUpdate(ctx: RequestContext, obj: KubeObject, old: KubeObject): FieldError[];
   warningsOnUpdate?(ctx: RequestContext, obj: KubeObject, old: KubeObject): string[];
   /**
+   * True when something besides metadata.finalizers keeps a deleted obj in storage (namespaces:
+   * spec.finalizers), so an update that clears its finalizers must not remove it.
+   */
+  holdsDeletion?(obj: KubeObject): boolean;
+  /**
    * For graceful deletion: the grace period in seconds to apply, or 0 to delete at once. May read
    * options; must not mutate obj. Absent means every delete is immediate.
    */

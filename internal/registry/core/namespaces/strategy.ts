@@ -53,6 +53,9 @@ export const namespaceStrategy = {
     style: 'core',
     values: (obj) => ({ 'status.phase': String((obj.status as { phase?: string } | undefined)?.phase ?? '') }),
   },
+  holdsDeletion(obj) {
+    return specFinalizers(obj).length > 0;
+  },
   prepareForCreate(_ctx, obj) {
     obj.status = { phase: 'Active' };
     const spec = (typeof obj.spec === 'object' && obj.spec !== null ? obj.spec : {}) as NamespaceSpec;

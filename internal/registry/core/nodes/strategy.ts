@@ -77,7 +77,11 @@ export function validateNodeUpdate(obj: KubeObject, old: KubeObject): FieldError
   const newCIDRs = arrayAt(spec, 'podCIDRs');
   if (oldCIDRs.length > 0) {
     if (oldCIDRs.length !== newCIDRs.length) errs.push(forbidden('spec.podCIDRs', podCIDRMsg));
-    else oldCIDRs.forEach((c, i) => c !== newCIDRs[i] && errs.push(forbidden('spec.podCIDRs', podCIDRMsg)));
+    else {
+      oldCIDRs.forEach((c, i) => {
+        if (c !== newCIDRs[i]) errs.push(forbidden('spec.podCIDRs', podCIDRMsg));
+      });
+    }
   }
   const oldProvider = stringAt(oldSpec, 'providerID');
   if (oldProvider && oldProvider !== stringAt(spec, 'providerID')) {

@@ -12,10 +12,13 @@ import { validateImmutableField } from './field-immutable.js';
 import { numberAt, objectAt, stringAt, type JsonObject } from './json-value.js';
 import { semanticEqual } from './semantic-equal.js';
 
-/** kube's limits on event strings, in bytes. */
+/** The longest reportingInstance kube accepts, in bytes. */
 export const reportingInstanceLengthLimit = 128;
+/** The longest action kube accepts, in bytes. */
 export const actionLengthLimit = 128;
+/** The longest reason kube accepts on a new-style event, in bytes. */
 export const reasonLengthLimit = 128;
+/** The longest note (core message) kube accepts on a new-style event, in bytes. */
 export const noteLengthLimit = 1024;
 
 /** True when the request was made through core/v1 (legacy rules only). */
