@@ -227,6 +227,7 @@ describe('watches', () => {
 
   it('a watch from a compacted resourceVersion is 410 Expired before the stream starts', async () => {
     const old = (await fx.request('GET', cms)).json().metadata.resourceVersion;
+    const page = (await fx.request('GET', `${cms}?limit=2`)).json();
     await fx.request('POST', cms, { body: cm('h1') });
     await fx.request('POST', cms, { body: cm('h2') });
     const { Etcd3 } = await import('etcd3');
@@ -244,5 +245,14 @@ describe('watches', () => {
     assert.equal(s.code, 410);
     const listOld = await fx.request('GET', `${cms}?resourceVersion=${old}&resourceVersionMatch=Exact`);
     assert.equal(listOld.status, 410);
+    const cont = await fx.request('GET', `${cms}?limit=2&continue=${encodeURIComponent(page.metadata.continue)}`);
+    assert.equal(cont.status, 410);
+    const expired = cont.json();
+    assert.equal(expired.reason, 'Expired');
+    assert.match(expired.message, /^The provided continue parameter is too old to display a consistent list result/);
+    assert.ok(expired.metadata.continue, 'an inconsistent continue token is offered');
+    const rest = await fx.request('GET', `${cms}?limit=100&continue=${encodeURIComponent(expired.metadata.continue)}`);
+    assert.equal(rest.status, 200);
+    assert.ok(rest.json().items.some((i: any) => i.metadata.name === 'h2'), 'continuing inconsistently reads the latest state');
   });
 });

@@ -12,6 +12,8 @@ import type { ListOptions, SelectionPredicate, Storage, StorageWatch, StorageWat
 export interface ContractHarness {
   /** A fresh, empty store (its own prefix). */
   newStore(): Storage;
+  /** A fresh store whose watches send bookmarks every bookmarkIntervalMs. */
+  newStoreWithBookmarks(bookmarkIntervalMs: number): Storage;
   /** Compacts the whole etcd up to the store's current revision. */
   compact(store: Storage): Promise<void>;
 }
@@ -345,6 +347,23 @@ export function storageContract(name: string, h: ContractHarness): void {
       const evs = await nextEvents(w, 1);
       w.stop();
       assert.deepEqual(evs.map((e) => e.type), ['ADDED']);
+    });
+
+    it('allowWatchBookmarks: periodic bookmarks carry a resourceVersion every earlier event is below', async () => {
+      const s = h.newStoreWithBookmarks(200);
+      const a = await s.create('/configmaps/ns/a', cm('a'));
+      const w = await s.watch('/configmaps/ns', listOpts({ resourceVersion: a.metadata.resourceVersion ?? '', allowWatchBookmarks: true }));
+      const b = await s.create('/configmaps/ns/b', cm('b'));
+      const evs = await nextEvents(w, 3, 3000);
+      w.stop();
+      assert.equal(evs[0]?.type, 'ADDED');
+      const bookmarks = evs.filter((e) => e.type === 'BOOKMARK') as Array<{ object: KubeObject }>;
+      assert.ok(bookmarks.length >= 1, 'a bookmark arrives');
+      for (const bm of bookmarks) assert.ok(BigInt(bm.object.metadata.resourceVersion ?? '0') >= BigInt(b.metadata.resourceVersion ?? '0'));
+      const quiet = await s.watch('/configmaps/ns', listOpts({ resourceVersion: a.metadata.resourceVersion ?? '' }));
+      const none = await nextEvents(quiet, 2, 700);
+      quiet.stop();
+      assert.deepEqual(none.map((e) => e.type), ['ADDED'], 'no bookmarks unless asked');
     });
 
     it('stopping a watch ends its iterator', async () => {

@@ -13,6 +13,7 @@ const fx = useEtcd();
 
 storageContract('etcd3', {
   newStore: () => new Etcd3Store(fx.client, { prefix: uniquePrefix('contract'), codec: jsonCodec }),
+  newStoreWithBookmarks: (ms) => new Etcd3Store(fx.client, { prefix: uniquePrefix('bookmarks'), codec: jsonCodec, bookmarkIntervalMs: ms }),
   compact: async (store) => {
     const rev = await store.currentRevision();
     await fx.client.kv.compact({ revision: rev, physical: true });

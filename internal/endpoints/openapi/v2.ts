@@ -18,10 +18,14 @@ import { gzipThresholdBytes } from '../negotiation/writer.js';
 import { encodeOpenApiV2Document } from './gnostic-v2.js';
 import { defaultNonResourcePaths, filterSwagger, type SwaggerDocument } from './v2-filter.js';
 
-/** kube's media type for the gnostic protobuf document. */
-export const openApiV2ProtobufType = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
-/** The older spelling kube-openapi still accepts and answers with. */
-export const openApiV2ProtobufLegacyType = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
+/**
+ * The media type of the gnostic protobuf document. kube-openapi answers with this spelling for
+ * both Accept spellings: the "@" of the other is not a valid token character, and client-go
+ * (mime.ParseMediaType) rejects a Content-Type carrying it.
+ */
+export const openApiV2ProtobufType = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
+/** The deprecated Accept spelling kubectl (client-go) still sends; answered as openApiV2ProtobufType. */
+export const openApiV2ProtobufDeprecatedType = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
 
 /** Options for the /openapi/v2 handler. */
 export interface OpenApiV2Options {
@@ -85,8 +89,8 @@ export class OpenApiV2Handler {
     this.protobuf = representation(encodeOpenApiV2Document(served));
     this.offers = [
       { type: 'application', subtype: 'json', contentType: 'application/json', rep: this.json },
+      { type: 'application', subtype: openApiV2ProtobufDeprecatedType.slice('application/'.length), contentType: openApiV2ProtobufType, rep: this.protobuf },
       { type: 'application', subtype: openApiV2ProtobufType.slice('application/'.length), contentType: openApiV2ProtobufType, rep: this.protobuf },
-      { type: 'application', subtype: openApiV2ProtobufLegacyType.slice('application/'.length), contentType: openApiV2ProtobufLegacyType, rep: this.protobuf },
     ];
   }
 
@@ -106,7 +110,7 @@ export class OpenApiV2Handler {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     res.setHeader('Vary', 'Accept');
     const offer = this.negotiate(req.headers.accept);
-    if (!offer) throw newNotAcceptable(this.offers.map((o) => o.contentType));
+    if (!offer) throw newNotAcceptable(['application/json', openApiV2ProtobufType]);
     const { rep } = offer;
     if (rep.gzipped) res.setHeader('Vary', 'Accept, Accept-Encoding');
     res.setHeader('ETag', rep.etag);

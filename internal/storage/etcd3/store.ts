@@ -40,6 +40,8 @@ export interface Etcd3StoreOptions {
   readonly codec: StorageCodec;
   /** Per-call deadline in milliseconds for etcd requests (reads and writes). */
   readonly callTimeoutMs?: number;
+  /** How often a watch that allows bookmarks gets one (kube: about a minute). */
+  readonly bookmarkIntervalMs?: number;
 }
 
 interface Current {
@@ -53,6 +55,7 @@ export class Etcd3Store implements Storage {
   private readonly prefix: string;
   private readonly codec: StorageCodec;
   private readonly callTimeoutMs: number;
+  private readonly bookmarkIntervalMs: number | undefined;
 
   constructor(
     private readonly client: Etcd3,
@@ -61,6 +64,7 @@ export class Etcd3Store implements Storage {
     this.prefix = options.prefix.replace(/\/+$/, '');
     this.codec = options.codec;
     this.callTimeoutMs = options.callTimeoutMs ?? 60_000;
+    this.bookmarkIntervalMs = options.bookmarkIntervalMs;
   }
 
   private fullKey(key: string): string {
@@ -361,6 +365,7 @@ export class Etcd3Store implements Storage {
       opts,
       decode: (kv) => this.decode(kv),
       checkRevisionAvailable: (rev) => this.checkRevisionAvailable(full, rev),
+      ...(this.bookmarkIntervalMs ? { bookmarkIntervalMs: this.bookmarkIntervalMs } : {}),
     });
   }
 

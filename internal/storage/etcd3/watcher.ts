@@ -32,6 +32,8 @@ export interface WatchStartParams {
   readonly opts: ListOptions;
   readonly decode: (kv: IKeyValue) => KubeObject;
   readonly checkRevisionAvailable: (revision: bigint) => Promise<void>;
+  /** Overrides bookmarkIntervalMs (tests). */
+  readonly bookmarkIntervalMs?: number;
 }
 
 /** Starts a watch; rejects with Expired or TooLargeResourceVersion before any event is produced. */
@@ -129,7 +131,7 @@ export async function startWatch(p: WatchStartParams): Promise<StorageWatch> {
   if (opts.allowWatchBookmarks) {
     timer = setInterval(() => {
       if (!stopped && safeRev > 0n) pushBookmark();
-    }, bookmarkIntervalMs);
+    }, p.bookmarkIntervalMs ?? bookmarkIntervalMs);
     timer.unref();
   }
 

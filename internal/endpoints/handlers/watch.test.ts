@@ -1,0 +1,144 @@
+/**
+ * The watch handler's stream framing, with a storage that produces chosen events: an ERROR in
+ * the middle of a stream ends it with a Status, bookmarks carry the resource's kind, and the
+ * stream ends when the server shuts down.
+ */
+import assert from 'node:assert/strict';
+import { createServer, request, type Server } from 'node:http';
+import { describe, it } from 'node:test';
+import { AdmissionChain } from '../../admission/chain.js';
+import type { RestStorage } from '../../registry/interface.js';
+import { anonymousUser } from '../../request/context.js';
+import { parseRequestInfo } from '../../request/request-info.js';
+import { everythingFields } from '../../selectors/fields.js';
+import { everythingLabels } from '../../selectors/labels.js';
+import { StorageError } from '../../storage/errors.js';
+import { EventQueue } from '../../storage/event-queue.js';
+import type { StorageWatchEvent } from '../../storage/interface.js';
+import type { ResourceScope } from '../scope.js';
+import { serveWatch } from './watch.js';
+
+function scopeWith(storage: RestStorage): ResourceScope {
+  return {
+    group: '',
+    version: 'v1',
+    resource: 'configmaps',
+    subresource: '',
+    namespaced: true,
+    kind: 'ConfigMap',
+    apiVersion: 'v1',
+    listKind: 'ConfigMapList',
+    storage,
+    verbs: new Set(['watch']),
+    selectableFields: { extra: [], style: 'meta' },
+    stored: { apiVersion: 'v1', kind: 'ConfigMap' },
+    gr: { group: '', resource: 'configmaps' },
+  };
+}
+
+async function serve(events: StorageWatchEvent[], shutdown: AbortController, endAfter = true): Promise<{ server: Server; port: number }> {
+  const server = createServer((req, res) => {
+    const queue = new EventQueue<StorageWatchEvent>();
+    for (const e of events) queue.push(e);
+    if (endAfter) queue.end();
+    const storage: RestStorage = {
+      watch: async () => ({ stop: () => queue.end(), [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator]() }),
+    };
+    const query = new URLSearchParams('watch=true');
+    const ctx = {
+      requestInfo: parseRequestInfo('GET', '/api/v1/namespaces/ns/configmaps', query),
+      user: anonymousUser,
+      signal: new AbortController().signal,
+      warnings: [],
+      userAgent: '',
+      receivedAt: Date.now(),
+    };
+    void serveWatch(
+      { req, res, query, ctx, scope: scopeWith(storage), admission: new AdmissionChain([]), minRequestTimeoutSeconds: 60, shutdown: shutdown.signal, watchPath: false },
+      {
+        labelSelector: everythingLabels,
+        fieldSelector: everythingFields,
+        resourceVersion: '5',
+        resourceVersionMatch: '',
+        limit: 0,
+        continueToken: '',
+        watch: true,
+        allowWatchBookmarks: true,
+      },
+    );
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const addr = server.address();
+  return { server, port: typeof addr === 'object' && addr ? addr.port : 0 };
+}
+
+function readAll(port: number): Promise<{ status: number; lines: any[] }> {
+  return new Promise((resolve, reject) => {
+    request({ host: '127.0.0.1', port, path: '/' }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, lines: body.split('\n').filter(Boolean).map((l) => JSON.parse(l)) }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+describe('watch stream framing', () => {
+  it('an ERROR after the stream started is a 410 Status event that ends the stream', async () => {
+    const shutdown = new AbortController();
+    const { server, port } = await serve(
+      [
+        { type: 'ADDED', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', resourceVersion: '6' } } },
+        { type: 'ERROR', error: new StorageError('Expired', '/x', 'The resourceVersion for the provided watch is too old.') },
+        { type: 'ADDED', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'never', resourceVersion: '9' } } },
+      ],
+      shutdown,
+    );
+    try {
+      const { status, lines } = await readAll(port);
+      assert.equal(status, 200);
+      assert.equal(lines.length, 2);
+      assert.equal(lines[0].type, 'ADDED');
+      assert.deepEqual(lines[1], {
+        type: 'ERROR',
+        object: {
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          message: 'The resourceVersion for the provided watch is too old.',
+          reason: 'Expired',
+          code: 410,
+        },
+      });
+    } finally {
+      server.close();
+    }
+  });
+
+  it('bookmarks carry the kind and apiVersion of the resource and only the metadata', async () => {
+    const shutdown = new AbortController();
+    const { server, port } = await serve([{ type: 'BOOKMARK', object: { metadata: { resourceVersion: '42' } } }], shutdown);
+    try {
+      const { lines } = await readAll(port);
+      assert.deepEqual(lines, [{ type: 'BOOKMARK', object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: '42' } } }]);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('server shutdown ends an open watch cleanly', async () => {
+    const shutdown = new AbortController();
+    const { server, port } = await serve([{ type: 'ADDED', object: { metadata: { name: 'a', resourceVersion: '6' } } }], shutdown, false);
+    try {
+      setTimeout(() => shutdown.abort(), 100);
+      const { status, lines } = await readAll(port);
+      assert.equal(status, 200);
+      assert.equal(lines.length, 1);
+    } finally {
+      server.close();
+    }
+  });
+});
