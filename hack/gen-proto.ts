@@ -311,7 +311,31 @@ function build(messages: RawMessage[], defs: Record<string, SchemaDef>): { packa
       kinds.push([gvk.group, gvk.version, gvk.kind, index.get(m.fullName)!]);
     }
   }
-  kinds.sort((a, b) => `${a[0]}/${a[1]}/${a[2]}`.localeCompare(`${b[0]}/${b[1]}/${b[2]}`));
+  // Kinds kube registers in code rather than in the OpenAPI document: the option kinds that
+  // metav1.AddToGroupVersion adds to every group version, the meta.k8s.io group's own kinds
+  // (metadata-only responses, options), and core's v1 List.
+  const have = new Set(kinds.map(([g, v, k]) => `${g}/${v}/${k}`));
+  const add = (group: string, version: string, kind: string, fullName: string) => {
+    if (have.has(`${group}/${version}/${kind}`)) return;
+    const i = index.get(fullName) ?? fail(`supplementary kind ${kind}: no message ${fullName}`);
+    have.add(`${group}/${version}/${kind}`);
+    kinds.push([group, version, kind, i]);
+  };
+  const meta = 'k8s.io.apimachinery.pkg.apis.meta.v1';
+  const optionKinds = ['ListOptions', 'GetOptions', 'DeleteOptions', 'CreateOptions', 'UpdateOptions', 'PatchOptions'];
+  const groupVersions = new Set(kinds.filter(([, , k]) => k === 'WatchEvent').map(([g, v]) => `${g}/${v}`));
+  groupVersions.add('meta.k8s.io/v1');
+  for (const gv of groupVersions) {
+    const [g, v] = gv.split('/') as [string, string];
+    for (const kind of [...optionKinds, 'WatchEvent']) add(g, v, kind, `${meta}.${kind}`);
+  }
+  for (const kind of ['PartialObjectMetadata', 'PartialObjectMetadataList', 'TableOptions']) add('meta.k8s.io', 'v1', kind, `${meta}.${kind}`);
+  add('meta.k8s.io', 'v1beta1', 'PartialObjectMetadata', `${meta}.PartialObjectMetadata`);
+  add('meta.k8s.io', 'v1beta1', 'PartialObjectMetadataList', 'k8s.io.apimachinery.pkg.apis.meta.v1beta1.PartialObjectMetadataList');
+  add('meta.k8s.io', 'v1beta1', 'TableOptions', `${meta}.TableOptions`);
+  add('', 'v1', 'List', 'k8s.io.api.core.v1.List');
+  const kindKey = (k: PackedKind) => `${k[0]}/${k[1]}/${k[2]}`;
+  kinds.sort((a, b) => (kindKey(a) < kindKey(b) ? -1 : kindKey(a) > kindKey(b) ? 1 : 0));
   return { packages, packed, kinds, warnings };
 }
 

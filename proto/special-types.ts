@@ -58,7 +58,7 @@ export function decodeSpecial(spec: MessageSpec, fields: RawFields, present: boo
   switch (spec.special) {
     case 'time':
     case 'microTime': {
-      if (!present) return null;
+      if (!present || fields.size === 0) return null; // kube reads an empty Time as the zero time
       const seconds = Number(toBigInt(last(fields.get(1))));
       const nanos = Number(last(fields.get(2)) ?? 0);
       // Time keeps whole seconds only (kube drops nanos on unmarshal); MicroTime keeps them.

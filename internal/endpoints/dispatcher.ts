@@ -80,9 +80,7 @@ export class ResourceDispatcher {
     if (info.subresource !== '' && !['get', 'update', 'patch'].includes(info.verb)) throw methodNotAllowed();
     if (info.subresource === '' && info.name === '' && info.verb === 'get') throw methodNotAllowed();
     const handler = handlers[info.verb];
-    if (!handler || !scope.verbs.has(info.verb === 'watch' && !scope.verbs.has('watch') ? 'list' : info.verb)) {
-      throw methodNotAllowed();
-    }
+    if (!handler || !scope.verbs.has(info.verb)) throw methodNotAllowed();
     const input: HandlerInput = {
       req,
       res,

@@ -7,6 +7,7 @@ import express from 'express';
 import { newPathNotFound } from '../apierrors/factories.js';
 import type { DiscoveryHandler } from '../endpoints/discovery/handler.js';
 import type { ResourceDispatcher } from '../endpoints/dispatcher.js';
+import type { OpenApiV2Handler } from '../endpoints/openapi/v2.js';
 import type { OpenApiV3Handler } from '../endpoints/openapi/v3.js';
 import { writeStatus } from '../endpoints/negotiation/writer.js';
 import { stateOf, withRequestContext } from '../filters/request-context.js';
@@ -20,6 +21,7 @@ export interface ChainDeps {
   readonly discovery: DiscoveryHandler;
   readonly dispatcher: ResourceDispatcher;
   readonly openapi: OpenApiV3Handler;
+  readonly openapiV2: OpenApiV2Handler;
   readonly requestTimeoutMs: number;
   readonly log: Logger;
 }
@@ -41,6 +43,7 @@ export function buildChain(deps: ChainDeps): express.Express {
       if (await serveHealth(deps.health, req, res, path, query)) return;
       if (await deps.discovery.handle(req, res, path, query)) return;
       if (await deps.openapi.handle(req, res, path, query)) return;
+      if (await deps.openapiV2.handle(req, res, path, query)) return;
       if (ctx.requestInfo.isResourceRequest) {
         await deps.dispatcher.handle(req, res, ctx, query);
         return;

@@ -14,6 +14,7 @@ import { ensureSystemNamespaces, keepSystemNamespaces } from '../controllers/sys
 import { DiscoveryHandler } from '../endpoints/discovery/handler.js';
 import { ResourceDispatcher } from '../endpoints/dispatcher.js';
 import { ApiInstaller } from '../endpoints/installer.js';
+import { OpenApiV2Handler } from '../endpoints/openapi/v2.js';
 import { OpenApiV3Handler } from '../endpoints/openapi/v3.js';
 import type { Logger } from '../observability/logging.js';
 import { builtinResourceModules } from '../registry/builtin.js';
@@ -109,7 +110,8 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
   };
 
   const openapi = new OpenApiV3Handler(installer);
-  const app = buildChain({ health, discovery, dispatcher, openapi, requestTimeoutMs: options.requestTimeoutMs, log });
+  const openapiV2 = new OpenApiV2Handler(installer);
+  const app = buildChain({ health, discovery, dispatcher, openapi, openapiV2, requestTimeoutMs: options.requestTimeoutMs, log });
   const server: Server = createServer({ cert: certificate.cert, key: certificate.key, minVersion: 'TLSv1.2' }, app);
   server.keepAliveTimeout = 65_000;
   const sockets = new Set<Socket>();

@@ -130,6 +130,3 @@ export function validatingAdmission(h: HandlerInput, operation: AdmissionOperati
     await h.admission.validate(attrs, ctx);
   };
 }
-
-/** Parses ?dryRun= for writes (only "All" is valid). */
-export { parseDryRun } from './options.js';

@@ -60,7 +60,8 @@ export async function writeBody(req: IncomingMessage, res: ServerResponse, code:
   if (body.length >= gzipThresholdBytes && acceptsGzip(req)) {
     const zipped = await gzipAsync(body);
     res.setHeader('Content-Encoding', 'gzip');
-    res.setHeader('Vary', 'Accept-Encoding');
+    const vary = res.getHeader('Vary');
+    res.setHeader('Vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
     res.setHeader('Content-Length', zipped.length);
     res.end(req.method === 'HEAD' ? undefined : zipped);
     return;

@@ -1,13 +1,18 @@
 /**
  * /openapi/v2: the Kubernetes 1.33 OpenAPI v2 document (api/gen/openapi/v2/swagger.json) cut down
  * to what this server serves, as JSON or as gnostic's protobuf (which kubectl fetches before
- * create/replace and for explain). Both representations are built once at construction and
- * served as cached bytes (gzipped once too) with an ETag of their SHA-512 and If-None-Match
- * (304), negotiated on Accept as kube-openapi does: first matching clause wins, nothing → 406.
+ * create/replace and for explain). The cut keeps the paths of served resources and subresources
+ * (namespaced, cluster-wide and /watch/ forms) with only the operations whose verb the resource
+ * implements, the discovery roots of served groups and versions, the non-resource paths the
+ * server answers, and the parameters and definitions those reach by $ref; every response gets the
+ * description OpenAPI requires ("OK", "Unauthorized", ...). Both representations are built once
+ * at construction and served as cached bytes (gzipped once too) with an ETag of their SHA-512
+ * and If-None-Match (304), negotiated on Accept as kube-openapi does: the first matching clause
+ * wins, nothing matching is 406.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -16,7 +21,152 @@ import type { ApiInstaller } from '../installer.js';
 import { parseAccept } from '../negotiation/media-type.js';
 import { gzipThresholdBytes } from '../negotiation/writer.js';
 import { encodeOpenApiV2Document } from './gnostic-v2.js';
-import { defaultNonResourcePaths, filterSwagger, type SwaggerDocument } from './v2-filter.js';
+
+/** An OpenAPI v2 document as parsed JSON. */
+export interface SwaggerDocument {
+  paths: Record<string, Record<string, unknown>>;
+  definitions?: Record<string, unknown>;
+  parameters?: Record<string, unknown>;
+  [k: string]: unknown;
+}
+
+/** Non-resource paths this server answers (besides the /api and /apis discovery trees). */
+export const defaultNonResourcePaths: readonly string[] = ['/version/', '/api/', '/apis/'];
+
+/** The verb each x-kubernetes-action needs; connect (exec, attach, proxy, log) has none to check. */
+const actionVerbs: Readonly<Record<string, string>> = {
+  get: 'get',
+  list: 'list',
+  watch: 'watch',
+  watchlist: 'watch',
+  post: 'create',
+  put: 'update',
+  patch: 'patch',
+  delete: 'delete',
+  deletecollection: 'deletecollection',
+};
+
+const operationKeys = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'];
+
+/** Where a path points: a discovery root, a (sub)resource of a group version, or neither. */
+type PathTarget =
+  | { kind: 'group'; group: string }
+  | { kind: 'groupVersion'; group: string; version: string }
+  | { kind: 'resource'; group: string; version: string; resource: string; subresource: string }
+  | { kind: 'other' };
+
+/** Classifies an OpenAPI path ("/api/v1/namespaces/{namespace}/pods/{name}/status", "/apis/apps/", ...). */
+export function pathTarget(path: string): PathTarget {
+  const core = /^\/api\/([^/]+)\/(.*)$/.exec(path);
+  const named = /^\/apis\/([^/]+)\/([^/]+)\/(.*)$/.exec(path);
+  const m = core ? { group: '', version: core[1] as string, rest: core[2] as string } : named ? { group: named[1] as string, version: named[2] as string, rest: named[3] as string } : undefined;
+  if (!m) {
+    const group = /^\/apis\/([^/]+)\/$/.exec(path);
+    return group ? { kind: 'group', group: group[1] as string } : { kind: 'other' };
+  }
+  if (m.rest === '') return { kind: 'groupVersion', group: m.group, version: m.version };
+  let segs = m.rest.split('/');
+  if (segs[0] === 'watch') segs = segs.slice(1);
+  if (segs[0] === 'namespaces' && segs[1] === '{namespace}' && segs.length >= 3) segs = segs.slice(2);
+  const [resource = '', , subresource = '', ...extra] = segs;
+  // Only proxy subresources carry a further path ("/proxy/{path}"); anything else is not a resource path.
+  if (extra.length > 0 && !(subresource === 'proxy' && extra.length === 1 && extra[0] === '{path}')) return { kind: 'other' };
+  return { kind: 'resource', group: m.group, version: m.version, resource, subresource };
+}
+
+/** The served operations of a path item (a copy), or undefined when the path is not served. */
+function servedPathItem(path: string, item: Record<string, unknown>, installer: ApiInstaller, nonResource: ReadonlySet<string>): Record<string, unknown> | undefined {
+  const target = pathTarget(path);
+  switch (target.kind) {
+    case 'group':
+      return installer.groups().some((g) => g.group === target.group) ? structuredClone(item) : undefined;
+    case 'groupVersion':
+      return installer.servesGroupVersion(target.group, target.version) ? structuredClone(item) : undefined;
+    case 'other':
+      return nonResource.has(path) ? structuredClone(item) : undefined;
+    case 'resource': {
+      const scope = installer.lookup(target.group, target.version, target.resource, target.subresource);
+      if (!scope) return undefined;
+      const copy: Record<string, unknown> = {};
+      let operations = 0;
+      for (const [key, value] of Object.entries(item)) {
+        if (operationKeys.includes(key)) {
+          const action = (value as Record<string, unknown>)['x-kubernetes-action'];
+          const verb = typeof action === 'string' ? actionVerbs[action] : undefined;
+          if (verb !== undefined && !scope.verbs.has(verb)) continue;
+          operations++;
+        }
+        copy[key] = structuredClone(value);
+      }
+      return operations > 0 ? copy : undefined;
+    }
+  }
+}
+
+/** Gives every response without a description its status text, description first as kube writes it. */
+function describeResponses(item: Record<string, unknown>): void {
+  for (const key of operationKeys) {
+    const op = item[key] as { responses?: Record<string, Record<string, unknown>> } | undefined;
+    if (!op?.responses) continue;
+    for (const [code, r] of Object.entries(op.responses)) {
+      if (r && typeof r === 'object' && r.description === undefined && r.$ref === undefined) op.responses[code] = { description: STATUS_CODES[code] ?? '', ...r };
+    }
+  }
+}
+
+/** Adds the names of local $refs under prefix ("#/definitions/") found anywhere in value to out. */
+function collectRefs(value: unknown, prefix: string, out: Set<string>): void {
+  if (Array.isArray(value)) {
+    for (const v of value) collectRefs(v, prefix, out);
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (k === '$ref' && typeof v === 'string') {
+        if (v.startsWith(prefix)) out.add(v.slice(prefix.length));
+      } else collectRefs(v, prefix, out);
+    }
+  }
+}
+
+/** The entries of all named by wanted or reachable from them by $ref under prefix, in the document's order. */
+function reachable(all: Record<string, unknown>, wanted: Set<string>, prefix: string): Record<string, unknown> {
+  const queue = [...wanted];
+  const seen = new Set<string>();
+  while (queue.length > 0) {
+    const name = queue.pop() as string;
+    if (seen.has(name) || !(name in all)) continue;
+    seen.add(name);
+    const more = new Set<string>();
+    collectRefs(all[name], prefix, more);
+    for (const m of more) if (!seen.has(m)) queue.push(m);
+  }
+  return Object.fromEntries(Object.entries(all).filter(([k]) => seen.has(k)));
+}
+
+/**
+ * Cuts doc down to what installer serves (plus the given non-resource paths, which must be
+ * spelled as in the document, e.g. "/version/"). Returns a new document; doc is not mutated.
+ */
+export function filterSwagger(doc: SwaggerDocument, installer: ApiInstaller, nonResourcePaths: readonly string[] = defaultNonResourcePaths): SwaggerDocument {
+  const nonResource = new Set(nonResourcePaths);
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const [path, item] of Object.entries(doc.paths)) {
+    const served = servedPathItem(path, item, installer, nonResource);
+    if (!served) continue;
+    describeResponses(served);
+    paths[path] = served;
+  }
+  const out: SwaggerDocument = { ...doc, paths };
+  const wantedParameters = new Set<string>();
+  collectRefs(paths, '#/parameters/', wantedParameters);
+  if (doc.parameters) out.parameters = reachable(doc.parameters, wantedParameters, '#/parameters/');
+  if (doc.definitions) {
+    const wantedDefinitions = new Set<string>();
+    collectRefs(paths, '#/definitions/', wantedDefinitions);
+    collectRefs(out.parameters, '#/definitions/', wantedDefinitions);
+    out.definitions = reachable(doc.definitions, wantedDefinitions, '#/definitions/');
+  }
+  return out;
+}
 
 /**
  * The media type of the gnostic protobuf document. kube-openapi answers with this spelling for
@@ -50,7 +200,15 @@ function representation(body: Buffer): Representation {
   };
 }
 
-/** The project root, from dist/internal/endpoints/openapi or internal/endpoints/openapi alike. */
+/** An Accept media type this endpoint serves, with the Content-Type and bytes it is answered with. */
+interface Offer {
+  readonly type: string;
+  readonly subtype: string;
+  readonly contentType: string;
+  readonly rep: Representation;
+}
+
+/** api/gen/openapi/v2/swagger.json, found from dist/internal/endpoints/openapi or internal/endpoints/openapi alike. */
 function swaggerPath(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 6; i++) {
@@ -80,7 +238,7 @@ export class OpenApiV2Handler {
   private readonly json: Representation;
   private readonly protobuf: Representation;
   /** What each Accept media type is answered with, in kube-openapi's preference order. */
-  private readonly offers: ReadonlyArray<{ type: string; subtype: string; contentType: string; rep: Representation }>;
+  private readonly offers: readonly Offer[];
 
   constructor(installer: ApiInstaller, options: OpenApiV2Options = {}) {
     const doc = JSON.parse(readFileSync(swaggerPath(), 'utf8')) as SwaggerDocument;
@@ -111,6 +269,8 @@ export class OpenApiV2Handler {
     res.setHeader('Vary', 'Accept');
     const offer = this.negotiate(req.headers.accept);
     if (!offer) throw newNotAcceptable(['application/json', openApiV2ProtobufType]);
+    // A request that timed out (or whose client left) has been answered already.
+    if (res.headersSent || res.writableEnded) return true;
     const { rep } = offer;
     if (rep.gzipped) res.setHeader('Vary', 'Accept, Accept-Encoding');
     res.setHeader('ETag', rep.etag);
@@ -121,7 +281,6 @@ export class OpenApiV2Handler {
     }
     // Written here rather than through writeBody: the gzipped bytes are cached, and writeBody's
     // Vary: Accept-Encoding would replace the Vary: Accept this negotiation needs.
-    if (res.headersSent || res.writableEnded) return true;
     const gzip = rep.gzipped !== undefined && acceptsGzip(req);
     const body = gzip ? (rep.gzipped as Buffer) : rep.body;
     res.statusCode = 200;
@@ -134,7 +293,7 @@ export class OpenApiV2Handler {
   }
 
   /** The offer for an Accept header: no header means any; the first clause (by preference) that matches wins. */
-  private negotiate(accept: string | undefined): (typeof this.offers)[number] | undefined {
+  private negotiate(accept: string | undefined): Offer | undefined {
     const clauses = accept === undefined || accept.trim() === '' ? parseAccept('*/*') : parseAccept(accept);
     for (const c of clauses) {
       const offer = this.offers.find((o) => (c.type === '*' || c.type === o.type) && (c.subtype === '*' || c.subtype === o.subtype));

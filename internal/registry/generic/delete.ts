@@ -79,7 +79,8 @@ function beforeDelete(store: GenericStore, obj: KubeObject, opts: DeleteOptions)
   return { kind: 'graceful' };
 }
 
-function checkPreconditions(store: GenericStore, name: string, obj: KubeObject, opts: DeleteOptions): void {
+/** Throws 409 Conflict when the delete's uid or resourceVersion precondition does not hold for obj. */
+export function checkPreconditions(store: { readonly gr: { group: string; resource: string } }, name: string, obj: KubeObject, opts: DeleteOptions): void {
   const pre = opts.preconditions;
   if (!pre) return;
   if (pre.uid !== undefined && pre.uid !== obj.metadata.uid) {

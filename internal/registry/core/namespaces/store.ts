@@ -4,10 +4,9 @@
  * namespaces/finalize and deletes it again, which then removes it once no finalizer is left.
  */
 import type { KubeObject } from '../../../../api/meta/types.js';
-import { newConflict } from '../../../apierrors/factories.js';
 import type { RequestContext } from '../../../request/context.js';
 import type { ListResult, StorageWatch } from '../../../storage/interface.js';
-import { foregroundFinalizer, orphanFinalizer } from '../../generic/delete.js';
+import { checkPreconditions, foregroundFinalizer, orphanFinalizer } from '../../generic/delete.js';
 import { metaTime } from '../../generic/object-meta.js';
 import { StatusStore } from '../../generic/status-store.js';
 import { GenericStore } from '../../generic/store.js';
@@ -59,16 +58,7 @@ export class NamespaceStore implements RestStorage {
   async delete(ctx: RequestContext, name: string, opts: DeleteOptions, validate?: ValidateObjectFunc): Promise<DeleteResult> {
     const existing = await this.store.get(ctx, name, { resourceVersion: '' });
     const pre = opts.preconditions;
-    if (pre?.uid !== undefined && pre.uid !== existing.metadata.uid) {
-      throw newConflict(this.store.gr, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${existing.metadata.uid ?? ''}`);
-    }
-    if (pre?.resourceVersion !== undefined && pre.resourceVersion !== existing.metadata.resourceVersion) {
-      throw newConflict(
-        this.store.gr,
-        name,
-        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${existing.metadata.resourceVersion ?? ''}`,
-      );
-    }
+    checkPreconditions(this.store, name, existing, opts);
     if (!existing.metadata.deletionTimestamp) {
       await validate?.(ctx, structuredClone(existing), existing);
       const mark = (current: KubeObject): KubeObject => {
