@@ -24,10 +24,12 @@ build: deps
 
 generate: build
 	$(NODE) dist/hack/gen-resources.js
+	$(NODE) dist/hack/gen-proto.js
 	$(NPM) run build --silent
 
 verify: build
 	$(NODE) dist/hack/gen-resources.js --check
+	$(NODE) dist/hack/gen-proto.js --check
 
 run: build etcd
 	$(NODE) dist/hack/run-local.js
@@ -35,11 +37,11 @@ run: build etcd
 # Unit tests sit beside the code; integration and e2e tests start their own etcd (and server).
 test: build etcd verify
 	$(NODE) --test --test-concurrency=$(TEST_CONCURRENCY) \
-		$$(find dist/internal dist/hack -name '*.test.js' | sort) \
+		$$(find dist/internal dist/hack dist/proto -name '*.test.js' | sort) \
 		$$(find dist/test -name '*.test.js' | sort)
 
 test-unit: build
-	$(NODE) --test $$(find dist/internal dist/hack -name '*.test.js' | sort)
+	$(NODE) --test $$(find dist/internal dist/hack dist/proto -name '*.test.js' | sort)
 
 test-integration: build etcd
 	$(NODE) --test --test-concurrency=$(TEST_CONCURRENCY) $$(find dist/test -name '*.test.js' -not -path '*/e2e/*' | sort)

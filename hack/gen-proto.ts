@@ -75,10 +75,11 @@ for (const v of ['v1', 'v1beta1']) {
  * alike whether they are `*int32` or `int32,omitempty`). Keys are message names after
  * `k8s.io.api.` / `k8s.io.apimachinery.pkg.apis.`; values are JSON names. `value` fields are Go
  * non-pointers (kube always writes them to Protobuf, and drops their zero value from JSON);
- * `pointer` fields are Go pointers (written only when set; a set zero value stays in JSON).
+ * `pointer` fields are Go pointers (written only when set; a set zero value stays in JSON);
+ * `always` fields are optional in OpenAPI but have no omitempty (a nil slice is JSON null).
  * Fields listed nowhere fall back to the defaults described in proto/README.md.
  */
-const GO_SHAPES: Record<string, { value?: string; pointer?: string }> = {
+const GO_SHAPES: Record<string, { value?: string; pointer?: string; always?: string }> = {
   'meta.v1.ObjectMeta': { value: 'name generateName namespace selfLink uid resourceVersion generation creationTimestamp', pointer: 'deletionTimestamp deletionGracePeriodSeconds' },
   'meta.v1.ListMeta': { value: 'selfLink resourceVersion continue', pointer: 'remainingItemCount' },
   'meta.v1.Status': { value: 'metadata status message reason code', pointer: 'details' },
@@ -173,6 +174,10 @@ const GO_SHAPES: Record<string, { value?: string; pointer?: string }> = {
   'networking.v1.ServiceBackendPort': { value: 'name number' },
   'networking.v1.NetworkPolicyPort': { pointer: 'protocol port endPort' },
   'rbac.v1.Subject': { value: 'apiGroup namespace' },
+  'rbac.v1.Role': { always: 'rules' },
+  'rbac.v1.ClusterRole': { always: 'rules' },
+  'policy.v1.PodDisruptionBudgetStatus': { value: 'observedGeneration' },
+  'scheduling.v1.PriorityClass': { value: 'globalDefault description', pointer: 'preemptionPolicy' },
   'storage.v1.StorageClass': { pointer: 'reclaimPolicy allowVolumeExpansion volumeBindingMode' },
 };
 
@@ -188,11 +193,11 @@ function contextOf(def: SchemaDef | undefined): PropertyContext | undefined {
   return { props, required: new Set(def.required ?? []) };
 }
 
-function shapesFor(fullName: string): { value: Set<string>; pointer: Set<string> } {
+function shapesFor(fullName: string): { value: Set<string>; pointer: Set<string>; always: Set<string> } {
   const key = fullName.replace(/^k8s\.io\.api\./, '').replace(/^k8s\.io\.apimachinery\.pkg\.apis\./, '');
   const s = GO_SHAPES[key];
   const words = (x?: string) => new Set((x ?? '').split(/\s+/).filter(Boolean));
-  return { value: words(s?.value), pointer: words(s?.pointer) };
+  return { value: words(s?.value), pointer: words(s?.pointer), always: words(s?.always) };
 }
 
 function build(messages: RawMessage[], defs: Record<string, SchemaDef>): { packages: string[]; packed: PackedMessage[]; kinds: PackedKind[]; warnings: string[] } {
@@ -285,12 +290,13 @@ function build(messages: RawMessage[], defs: Record<string, SchemaDef>): { packa
         else flags |= FieldFlag.omitEmpty;
         if (shapes.value.has(jsonName)) flags |= FieldFlag.value;
         if (shapes.pointer.has(jsonName)) flags = (flags & ~FieldFlag.value) | FieldFlag.pointer;
+        if (shapes.always.has(jsonName)) flags = (flags & ~FieldFlag.omitEmpty) | FieldFlag.value;
         const isStruct = typeof type === 'number' && f.label === 'optional';
         if (isTop && isStruct && ['metadata', 'spec', 'status'].includes(jsonName) && !shapes.pointer.has(jsonName)) flags |= FieldFlag.value;
       }
       return [f.number, jsonName, type, flags] as const;
     });
-    for (const key of [...shapes.value, ...shapes.pointer]) {
+    for (const key of [...shapes.value, ...shapes.pointer, ...shapes.always]) {
       if (!fields.some((f) => f[1] === key)) throw new Error(`GO_SHAPES ${m.fullName}: no field ${key}`);
     }
     return [pkgIndex.get(m.package)!, m.name, special, fields] as const;

@@ -10,7 +10,7 @@ import { newUnsupportedMediaType } from '../../apierrors/factories.js';
 import type { ValidateObjectFunc } from '../../registry/interface.js';
 import type { RequestContext } from '../../request/context.js';
 import { asObject, parseBody, readBody } from '../negotiation/body.js';
-import { bodyEncoding, negotiateOutput, type OutputTarget } from '../negotiation/media-type.js';
+import { acceptedBodyTypes, bodyEncoding, negotiateOutput, type OutputTarget } from '../negotiation/media-type.js';
 import { parseIncludeObject, toTable } from '../negotiation/table.js';
 import { encodeBody, setWarnings, wantsPretty, writeBody } from '../negotiation/writer.js';
 import { toExternal, toInternal, type ResourceScope } from '../scope.js';
@@ -78,7 +78,7 @@ export async function respondList(h: HandlerInput, target: OutputTarget, items: 
 /** Reads and decodes a create/update body into the stored form; 415 for unknown content types. */
 export async function decodeObjectBody(h: HandlerInput): Promise<KubeObject> {
   const encoding = bodyEncoding(h.req.headers['content-type']);
-  if (!encoding) throw newUnsupportedMediaType(['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
+  if (!encoding) throw newUnsupportedMediaType([...acceptedBodyTypes]);
   const raw = await readBody(h.req);
   const obj = asObject(parseBody(raw, encoding), { group: apiGroupOf(h.scope.apiVersion), version: versionOf(h.scope.apiVersion), kind: h.scope.kind });
   return toInternal(h.scope, obj);

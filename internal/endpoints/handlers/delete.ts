@@ -4,7 +4,7 @@
  * object for resources that return it), the object when it is only marked for deletion.
  */
 import { successStatus } from '../../apierrors/status-error.js';
-import { bodyEncoding } from '../negotiation/media-type.js';
+import { acceptedBodyTypes, bodyEncoding } from '../negotiation/media-type.js';
 import { parseBody, readBody } from '../negotiation/body.js';
 import { newUnsupportedMediaType } from '../../apierrors/factories.js';
 import { outputFor, respondObject, validatingAdmission, type Handler, type HandlerInput } from './common.js';
@@ -18,7 +18,7 @@ export async function readDeleteOptions(h: HandlerInput): Promise<DeleteOptions>
   let body: Record<string, unknown> | undefined;
   if (raw.length > 0) {
     const encoding = bodyEncoding(h.req.headers['content-type']);
-    if (!encoding) throw newUnsupportedMediaType(['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']);
+    if (!encoding) throw newUnsupportedMediaType([...acceptedBodyTypes]);
     const value = parseBody(raw, encoding);
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) body = value as Record<string, unknown>;
   }

@@ -7,7 +7,8 @@ import type { IncomingMessage } from 'node:http';
 import { parse as yamlParse } from 'yaml';
 import type { KubeObject } from '../../../api/meta/types.js';
 import { newBadRequest, newRequestEntityTooLarge } from '../../apierrors/factories.js';
-import type { Encoding } from './media-type.js';
+import { decodeObject, ProtobufError } from '../../../proto/codec.js';
+import type { BodyEncoding } from './media-type.js';
 
 /** kube-apiserver's default --max-request-body-bytes equivalent for resource writes. */
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
@@ -27,8 +28,22 @@ export async function readBody(req: IncomingMessage, limit = maxRequestBodyBytes
   return Buffer.concat(chunks);
 }
 
-/** Parses body text as JSON or YAML (YAML 1.1, as kube's sigs.k8s.io/yaml reads it); 400 on syntax errors. */
-export function parseBody(body: Buffer, encoding: Encoding): unknown {
+/**
+ * Parses a body as JSON, YAML (1.1, as kube's sigs.k8s.io/yaml reads it) or Kubernetes Protobuf
+ * (envelope and message, into the object's JSON form); 400 on anything undecodable.
+ */
+export function parseBody(body: Buffer, encoding: BodyEncoding): unknown {
+  if (encoding === 'protobuf') {
+    try {
+      return decodeObject(body);
+    } catch (err) {
+      if (err instanceof ProtobufError && err.code === 'MissingMagic') {
+        throw newBadRequest('provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]');
+      }
+      if (err instanceof ProtobufError) throw newBadRequest(`unable to decode protobuf body: ${err.message}`);
+      throw err;
+    }
+  }
   const text = body.toString('utf8');
   if (encoding === 'yaml') {
     try {

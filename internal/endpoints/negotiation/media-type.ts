@@ -114,12 +114,19 @@ export function negotiateOutput(accept: string | undefined, allowTable = true): 
   throw newNotAcceptable([...servedMediaTypes]);
 }
 
-/** The request body encodings accepted for create and update. */
-export function bodyEncoding(contentType: string | undefined): Encoding | undefined {
+/** The encodings a request body may come in (Protobuf is read, not yet written). */
+export type BodyEncoding = Encoding | 'protobuf';
+
+/** The media types request bodies are accepted in, as kube's 415 lists them. */
+export const acceptedBodyTypes = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'] as const;
+
+/** The request body encoding for a Content-Type (JSON when absent); undefined when unsupported. */
+export function bodyEncoding(contentType: string | undefined): BodyEncoding | undefined {
   if (!contentType || contentType.trim() === '') return 'json';
   const r = parseMediaType(contentType);
   if (!r || r.type !== 'application') return undefined;
   if (r.subtype === 'json') return 'json';
   if (r.subtype === 'yaml') return 'yaml';
+  if (r.subtype === 'vnd.kubernetes.protobuf') return 'protobuf';
   return undefined;
 }

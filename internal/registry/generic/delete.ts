@@ -130,7 +130,9 @@ export async function deleteObject(
         state.outcome = 'pending';
         return current;
       }
-      if (g.kind !== 'graceful' && (obj.metadata.finalizers?.length ?? 0) === 0) {
+      const noFinalizers = (obj.metadata.finalizers?.length ?? 0) === 0;
+      // No finalizers and no grace left (never graceful, or a grace period shortened to 0): delete now.
+      if (noFinalizers && (g.kind !== 'graceful' || obj.metadata.deletionGracePeriodSeconds === 0)) {
         state.outcome = 'delete-now';
         return current;
       }

@@ -14,6 +14,7 @@ import {
   type FieldError,
 } from '../../validation/field-error.js';
 import {
+  isDNS1035Label,
   isDNS1123Label,
   isDNS1123Subdomain,
   isQualifiedName,
@@ -38,13 +39,24 @@ function maskTrailingDash(name: string): string {
 export const nameIsDNSSubdomain: NameValidator = (name, prefix) => isDNS1123Subdomain(prefix ? maskTrailingDash(name) : name);
 /** NameIsDNSLabel. */
 export const nameIsDNSLabel: NameValidator = (name, prefix) => isDNS1123Label(prefix ? maskTrailingDash(name) : name);
+/** NameIsDNS1035Label (service names). */
+export const nameIsDNS1035Label: NameValidator = (name, prefix) => isDNS1035Label(prefix ? maskTrailingDash(name) : name);
 /** path.ValidatePathSegmentName: only ".", ".." and "/" or "%" are refused. */
 export const nameIsPathSegment: NameValidator = (name, prefix) =>
   prefix ? isValidPathSegmentName(name).filter((m) => !m.startsWith('may not be')) : isValidPathSegmentName(name);
 
 /** The validator for a strategy's nameValidation setting. */
-export function nameValidatorFor(kind: 'subdomain' | 'label' | 'path-segment'): NameValidator {
-  return kind === 'label' ? nameIsDNSLabel : kind === 'path-segment' ? nameIsPathSegment : nameIsDNSSubdomain;
+export function nameValidatorFor(kind: 'subdomain' | 'label' | 'dns1035-label' | 'path-segment'): NameValidator {
+  switch (kind) {
+    case 'label':
+      return nameIsDNSLabel;
+    case 'dns1035-label':
+      return nameIsDNS1035Label;
+    case 'path-segment':
+      return nameIsPathSegment;
+    default:
+      return nameIsDNSSubdomain;
+  }
 }
 
 /** Validates a label map at path (keys qualified names, values label values). */

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '../../../api/meta/types.js';
 import { newBadRequest, newInvalid } from '../../apierrors/factories.js';
 import type { StatusError } from '../../apierrors/status-error.js';
-import type { RequestContext } from '../../request/context.js';
+import { addWarning, type RequestContext } from '../../request/context.js';
 import { fieldErrorCause, type FieldError } from '../../validation/field-error.js';
 import { nameValidatorFor, validateObjectMeta, validateObjectMetaUpdate } from './object-meta-validation.js';
 import type { Strategy } from './strategy.js';
@@ -70,6 +70,7 @@ export function beforeCreate(strategy: Strategy, kind: KindInfo, ctx: RequestCon
   const errs = [...validateObjectMeta(meta, strategy.namespaced, nameValidatorFor(strategy.nameValidation)), ...strategy.validate(ctx, obj)];
   const err = invalidError(kind, meta.name ?? '', errs);
   if (err) throw err;
+  for (const w of strategy.warningsOnCreate?.(ctx, obj) ?? []) addWarning(ctx, w);
   strategy.canonicalize?.(obj);
 }
 
@@ -104,6 +105,7 @@ export function beforeUpdate(
   const errs = [...validateObjectMetaUpdate(meta, oldMeta), ...validate(ctx, obj, old)];
   const err = invalidError(kind, meta.name ?? '', errs);
   if (err) throw err;
+  for (const w of strategy.warningsOnUpdate?.(ctx, obj, old) ?? []) addWarning(ctx, w);
   strategy.canonicalize?.(obj);
 }
 

@@ -37,8 +37,8 @@ export interface Strategy {
   /** The resource has a status that the main resource's writes leave alone (status subresource). */
   readonly hasStatus: boolean;
   readonly selectableFields: SelectableFields;
-  /** Name validation for metadata.name: DNS-1123 subdomain (most), DNS-1123 label, or path segment only. */
-  readonly nameValidation: 'subdomain' | 'label' | 'path-segment';
+  /** Name validation for metadata.name: DNS-1123 subdomain (most), DNS-1123 label, DNS-1035 label (services), or path segment only. */
+  readonly nameValidation: 'subdomain' | 'label' | 'dns1035-label' | 'path-segment';
   /** Return the deleted object rather than a Status from delete (pods, services, ...). */
   readonly returnDeletedObject?: boolean;
   readonly defaultGarbageCollectionPolicy?: GarbageCollectionPolicy;

@@ -88,5 +88,12 @@ describe('pods store (etcd)', () => {
     // A second delete may only shorten the grace period.
     const shorter = await store.delete(ctx, 'bound', deleteOptions({ gracePeriodSeconds: 5 }));
     assert.equal(shorter.object.metadata.deletionGracePeriodSeconds, 5);
+    const longer = await store.delete(ctx, 'bound', deleteOptions({ gracePeriodSeconds: 60 }));
+    assert.equal(longer.deleted, false);
+    assert.equal(longer.object.metadata.deletionGracePeriodSeconds, 5, 'a longer grace period changes nothing');
+    // --grace-period=0 --force: gone at once.
+    const now = await store.delete(ctx, 'bound', deleteOptions({ gracePeriodSeconds: 0 }));
+    assert.equal(now.deleted, true);
+    assert.equal((await statusOf(store.get(ctx, 'bound', { resourceVersion: '' }))).code, 404);
   });
 });

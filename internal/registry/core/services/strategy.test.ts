@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../../../../api/meta/types.js';
 import { fieldErrorMessage, type FieldError } from '../../../validation/field-error.js';
+import { nameValidatorFor } from '../../generic/object-meta-validation.js';
 import { requestContext } from '../shared/testing.js';
 import { serviceSelectableFields, serviceStatusStrategy, serviceStrategy } from './strategy.js';
 
@@ -20,9 +21,12 @@ describe('service strategy: create', () => {
   });
 
   it('checks the name as a DNS-1035 label', () => {
-    assert.deepEqual(messages(serviceStrategy.validate(ctx, svc({ ports: [port80] }, '1web'))), [
-      `metadata.name: Invalid value: "1web": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`,
+    assert.equal(serviceStrategy.nameValidation, 'dns1035-label');
+    const nameFn = nameValidatorFor(serviceStrategy.nameValidation);
+    assert.deepEqual(nameFn('1web', false), [
+      `a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`,
     ]);
+    assert.deepEqual(nameFn('web-', true), [], 'a generateName may end in a dash');
     assert.deepEqual(serviceStrategy.validate(ctx, { metadata: { generateName: 'web-', name: 'web-x7k2p' }, spec: { ports: [port80] } }), []);
   });
 
