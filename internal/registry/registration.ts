@@ -38,6 +38,8 @@ export interface ResourceRegistration {
 /** What a resource module needs to build its stores. */
 export interface RegistryDeps {
   readonly storage: Storage;
+  /** --service-cluster-ip-range: where Service cluster IPs come from. */
+  readonly serviceClusterIPRange: string;
 }
 
 /** A resource module: builds its registrations. */

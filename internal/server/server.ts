@@ -10,6 +10,7 @@ import { AdmissionChain } from '../admission/chain.js';
 import { NamespaceLifecycle } from '../admission/plugins/namespace-lifecycle/plugin.js';
 import { hasReason } from '../apierrors/status-error.js';
 import { NamespaceController } from '../controllers/namespace/controller.js';
+import { chooseAdvertiseAddress, keepKubernetesService, reconcileKubernetesService } from '../controllers/kubernetes-service.js';
 import { ensureSystemNamespaces, keepSystemNamespaces } from '../controllers/system-namespaces.js';
 import { DiscoveryHandler } from '../endpoints/discovery/handler.js';
 import { ResourceDispatcher } from '../endpoints/dispatcher.js';
@@ -19,6 +20,7 @@ import { OpenApiV3Handler } from '../endpoints/openapi/v3.js';
 import type { Logger } from '../observability/logging.js';
 import { builtinResourceModules } from '../registry/builtin.js';
 import { namespacesModule } from '../registry/core/namespaces/store.js';
+import { ClusterIPAllocator } from '../registry/core/services/ip-allocator.js';
 import type { RestStorage } from '../registry/interface.js';
 import type { ResourceRegistration } from '../registry/registration.js';
 import { internalContext } from '../request/context.js';
@@ -52,7 +54,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
   const client = new Etcd3({ hosts: [...options.etcdServers], dialTimeout: 5000 });
   const storage = new Etcd3Store(client, { prefix: options.etcdPrefix, codec: jsonCodec, callTimeoutMs: options.requestTimeoutMs });
 
-  const registrations: ResourceRegistration[] = [namespacesModule, ...builtinResourceModules].flatMap((m) => m({ storage }));
+  const registrations: ResourceRegistration[] = [namespacesModule, ...builtinResourceModules].flatMap((m) => m({ storage, serviceClusterIPRange: options.serviceClusterIPRange }));
   const installer = new ApiInstaller(registrations);
   const namespaces = registrations.find((r) => r.group === '' && r.resource === 'namespaces') as ResourceRegistration;
   const namespaceStorage = namespaces.main;
@@ -82,6 +84,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
   const discovery = new DiscoveryHandler(installer, () => `${options.bindAddress === '0.0.0.0' ? '127.0.0.1' : options.bindAddress}:${boundPort}`);
 
   let systemNamespacesReady = false;
+  let bootstrapReady = false;
   let shuttingDown = false;
   const etcdCheck: HealthCheck = { name: 'etcd', check: () => storage.readinessCheck() };
   const always = (name: string): HealthCheck => ({ name, check: () => undefined });
@@ -91,15 +94,22 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
       if (!systemNamespacesReady) throw new Error('not finished');
     },
   };
+  const bootstrapCheck: HealthCheck = {
+    name: 'poststarthook/bootstrap-controller',
+    check: () => {
+      if (!bootstrapReady) throw new Error('not finished');
+    },
+  };
   const health = {
-    healthz: [always('ping'), always('log'), etcdCheck, systemNamespacesCheck],
-    livez: [always('ping'), always('log'), etcdCheck, systemNamespacesCheck],
+    healthz: [always('ping'), always('log'), etcdCheck, systemNamespacesCheck, bootstrapCheck],
+    livez: [always('ping'), always('log'), etcdCheck, systemNamespacesCheck, bootstrapCheck],
     readyz: [
       always('ping'),
       always('log'),
       etcdCheck,
       { name: 'etcd-readiness', check: () => storage.readinessCheck() },
       systemNamespacesCheck,
+      bootstrapCheck,
       {
         name: 'shutdown',
         check: () => {
@@ -144,9 +154,27 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     log,
   });
   namespaceController.start();
-  const ready = ensureSystemNamespaces(namespaceStorage, log, shutdown.signal).then(() => {
-    systemNamespacesReady = true;
-  });
+  const serviceStorage = registrations.find((r) => r.group === '' && r.resource === 'services')?.main as RestStorage;
+  const endpointsStorage = registrations.find((r) => r.group === '' && r.resource === 'endpoints')?.main as RestStorage;
+  const kubernetesService = {
+    clusterIP: new ClusterIPAllocator(storage, options.serviceClusterIPRange).firstAddress(),
+    securePort: boundPort,
+    advertiseAddress: chooseAdvertiseAddress(options.advertiseAddress, options.bindAddress),
+  };
+  let stopKeepingService = (): void => undefined;
+  const ready = ensureSystemNamespaces(namespaceStorage, log, shutdown.signal)
+    .then(() => {
+      systemNamespacesReady = true;
+      return reconcileKubernetesService(serviceStorage, endpointsStorage, kubernetesService);
+    })
+    .then(
+      () => undefined,
+      (err: unknown) => log.warn(`creating default/kubernetes failed, will retry: ${(err as Error).message}`),
+    )
+    .then(() => {
+      bootstrapReady = true;
+      if (!shuttingDown) stopKeepingService = keepKubernetesService(serviceStorage, endpointsStorage, kubernetesService, log);
+    });
   const stopKeeping = keepSystemNamespaces(namespaceStorage, log);
 
   let stopping: Promise<void> | undefined;
@@ -156,6 +184,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
       log.info('shutting down: ending watches and draining requests');
       shutdown.abort();
       stopKeeping();
+      stopKeepingService();
       namespaceController.stop();
       compactor.stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -49,6 +49,9 @@ export function testServerOptions(etcdEndpoint: string, port: number, certDir: s
     requestTimeoutMs: 60_000,
     minRequestTimeoutSeconds: 1800,
     verbosity: 0,
+    serviceClusterIPRange: '10.0.0.0/24',
+    // A documentation address: the default/kubernetes Endpoints refuse loopback addresses, as kube's do.
+    advertiseAddress: '192.0.2.10',
     ...extra,
   };
 }

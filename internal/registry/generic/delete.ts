@@ -179,6 +179,7 @@ export async function deleteObject(
         await validate?.(ctx, structuredClone(current), current);
       },
     });
+    await store.hooks.afterDelete?.(ctx, gone);
     return { object: gone, deleted: true };
   } catch (err) {
     if (isStorageError(err, 'InvalidObj')) throw newConflict(store.gr, name, err.message);

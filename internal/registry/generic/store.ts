@@ -21,6 +21,7 @@ import type {
   WriteOptions,
 } from '../interface.js';
 import { deleteObject } from './delete.js';
+import { noFinish, type FinishFunc, type StoreHooks } from './hooks.js';
 import { beforeCreate, beforeUpdate, generateName, type KindInfo } from './object-meta.js';
 import type { Strategy } from './strategy.js';
 import { interpretStorageError } from './storage-errors.js';
@@ -47,6 +48,7 @@ export class GenericStore implements RestStorage {
     readonly resource: StoreResource,
     readonly strategy: Strategy,
     readonly storage: Storage,
+    readonly hooks: StoreHooks = {},
   ) {
     this.gr = { group: resource.group, resource: resource.resource };
     this.kind = { group: resource.group, kind: resource.kind };
@@ -149,12 +151,19 @@ export class GenericStore implements RestStorage {
     const generated = Boolean(obj.metadata.generateName && !obj.metadata.name);
     beforeCreate(this.strategy, this.kind, ctx, obj, ns);
     await validate?.(ctx, structuredClone(obj), undefined);
-    if (opts.dryRun) return obj;
+    const finish = this.hooks.beginCreate ? await this.hooks.beginCreate(ctx, obj, opts.dryRun) : noFinish;
+    if (opts.dryRun) {
+      await finish(false);
+      return obj;
+    }
     for (let attempt = 0; ; attempt++) {
       const name = obj.metadata.name ?? '';
       try {
-        return await this.storage.create(this.objectKey(obj.metadata.namespace ?? '', name), obj);
+        const created = await this.storage.create(this.objectKey(obj.metadata.namespace ?? '', name), obj);
+        await finish(true);
+        return created;
       } catch (err) {
+        if (!(generated && isStorageError(err, 'KeyExists') && attempt < generateNameRetries)) await finish(false);
         if (generated && isStorageError(err, 'KeyExists') && attempt < generateNameRetries) {
           obj.metadata.name = generateName(obj.metadata.generateName ?? '');
           continue;
@@ -206,10 +215,14 @@ export class GenericStore implements RestStorage {
     const key = this.objectKey(ns, name);
     let created = false;
     let deleteAfter = false;
+    let finish: FinishFunc = noFinish;
     const tryUpdate = async (existing: KubeObject): Promise<KubeObject> => {
       const exists = Boolean(existing.metadata.resourceVersion);
       created = false;
       deleteAfter = false;
+      // A previous attempt lost the race: undo what its hook did before trying again.
+      await finish(false);
+      finish = noFinish;
       const obj = await info.updatedObject(ctx, exists ? existing : undefined);
       if (!exists) {
         if (sub || !(this.strategy.allowCreateOnUpdate || opts.forceAllowCreate)) throw newNotFound(this.gr, name);
@@ -218,6 +231,7 @@ export class GenericStore implements RestStorage {
         checkNameMatches(obj, name);
         beforeCreate(this.strategy, this.kind, ctx, obj, ns);
         await validate?.(ctx, structuredClone(obj), undefined);
+        if (this.hooks.beginCreate) finish = await this.hooks.beginCreate(ctx, obj, Boolean(opts.dryRun));
         return obj;
       }
       const newRV = obj.metadata.resourceVersion;
@@ -250,6 +264,7 @@ export class GenericStore implements RestStorage {
       );
       await validate?.(ctx, structuredClone(obj), existing);
       deleteAfter = shouldDeleteDuringUpdate(obj, existing) && !this.strategy.holdsDeletion?.(obj);
+      if (this.hooks.beginUpdate && !sub) finish = await this.hooks.beginUpdate(ctx, obj, existing, Boolean(opts.dryRun));
       return obj;
     };
 
@@ -262,6 +277,7 @@ export class GenericStore implements RestStorage {
         existing = { metadata: {} };
       }
       const obj = await tryUpdate(existing);
+      await finish(false);
       return { object: obj, created };
     }
 
@@ -269,11 +285,14 @@ export class GenericStore implements RestStorage {
     try {
       stored = await this.storage.guaranteedUpdate(key, { ignoreNotFound: true, tryUpdate });
     } catch (err) {
+      await finish(false);
       throw interpretStorageError(err, this.gr, name, 'update');
     }
+    await finish(true);
     if (deleteAfter) {
       try {
         const gone = await this.storage.delete(key, { preconditions: { resourceVersion: stored.metadata.resourceVersion ?? '' } });
+        await this.hooks.afterDelete?.(ctx, gone);
         return { object: gone, created: false };
       } catch (err) {
         // Someone changed it again (or deleted it) meanwhile; the update itself succeeded.

@@ -19,6 +19,7 @@ describe('apiserver flags', () => {
       requestTimeoutMs: 60_000,
       minRequestTimeoutSeconds: 1800,
       verbosity: 0,
+      serviceClusterIPRange: '10.0.0.0/24',
     });
   });
 

@@ -5,6 +5,7 @@
  */
 import { isIP } from 'node:net';
 import yargs from 'yargs';
+import { parseServiceCIDR } from '../../registry/core/services/ip-allocator.js';
 import { formatGoDuration, parseGoDuration } from './duration.js';
 
 /** Validated options of one API server. */
@@ -20,6 +21,9 @@ export interface ServerOptions {
   readonly requestTimeoutMs: number;
   readonly minRequestTimeoutSeconds: number;
   readonly verbosity: number;
+  readonly serviceClusterIPRange: string;
+  /** The address the API server advertises to the cluster (the default/kubernetes Endpoints). */
+  readonly advertiseAddress?: string;
 }
 
 /** The outcome of parsing: options to run with, or text to print and an exit code. */
@@ -59,6 +63,8 @@ export function parseFlags(argv: readonly string[], versionText: string): ParseR
     .option('tls-private-key-file', { type: 'string', describe: 'File containing the default x509 private key matching --tls-cert-file.' })
     .option('request-timeout', { type: 'string', default: '1m0s', describe: 'The duration a handler must keep a request open before timing it out (not for long-running requests such as watch).' })
     .option('min-request-timeout', { type: 'string', default: '1800', describe: 'The minimum number of seconds a watch handler keeps a request open before timing it out; actual timeouts are randomised between this and twice this.' })
+    .option('service-cluster-ip-range', { type: 'string', default: '10.0.0.0/24', describe: 'A CIDR notation IP range from which to assign service cluster IPs.' })
+    .option('advertise-address', { type: 'string', describe: 'The IP address on which to advertise the apiserver to members of the cluster. If blank, --bind-address is used, or the first non-loopback address of the host when that is 0.0.0.0.' })
     .option('v', { type: 'string', default: '0', describe: 'number for the log level verbosity' })
     .version(false)
     .option('version', { type: 'boolean', describe: 'Print version information and quit' })
@@ -112,6 +118,15 @@ function validate(p: Record<string, unknown>): ServerOptions {
   const certFile = p['tls-cert-file'] as string | undefined;
   const keyFile = p['tls-private-key-file'] as string | undefined;
   if (Boolean(certFile) !== Boolean(keyFile)) throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
+  const serviceRange = String(p['service-cluster-ip-range']);
+  if (serviceRange.includes(',')) throw new FlagError('--service-cluster-ip-range: dual-stack ranges are not supported yet; give one CIDR');
+  try {
+    parseServiceCIDR(serviceRange);
+  } catch (err) {
+    throw new FlagError(`--service-cluster-ip-range: ${(err as Error).message}`);
+  }
+  const advertise = p['advertise-address'] as string | undefined;
+  if (advertise !== undefined && isIP(advertise) === 0) throw new FlagError(`--advertise-address ${JSON.stringify(advertise)} is not a valid IP address`);
   return {
     etcdServers: servers,
     etcdPrefix: prefix,
@@ -124,5 +139,7 @@ function validate(p: Record<string, unknown>): ServerOptions {
     requestTimeoutMs: requestTimeout,
     minRequestTimeoutSeconds: minRequestTimeout,
     verbosity,
+    serviceClusterIPRange: serviceRange,
+    ...(advertise ? { advertiseAddress: advertise } : {}),
   };
 }

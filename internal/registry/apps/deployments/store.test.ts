@@ -23,7 +23,7 @@ const web = {
 
 function setup(): { reg: ResourceRegistration; store: GenericStore; storage: Etcd3Store } {
   const storage = new Etcd3Store(fx.client, { prefix: uniquePrefix('deployments'), codec: jsonCodec });
-  const reg = deploymentsModule({ storage })[0] as ResourceRegistration;
+  const reg = deploymentsModule({ storage, serviceClusterIPRange: '10.0.0.0/24' })[0] as ResourceRegistration;
   return { reg, store: reg.main as GenericStore, storage };
 }
 

@@ -13,7 +13,7 @@ const ctx = requestContext('PUT', '/apis/coordination.k8s.io/v1/namespaces/kube-
 describe('leases store (etcd)', () => {
   it('creates on PUT under /leases and requires the resourceVersion on later updates', async () => {
     const storage = new Etcd3Store(fx.client, { prefix: uniquePrefix('leases'), codec: jsonCodec });
-    const store = leasesModule({ storage })[0]?.main as GenericStore;
+    const store = leasesModule({ storage, serviceClusterIPRange: '10.0.0.0/24' })[0]?.main as GenericStore;
     const body = { metadata: { name: 'ctl' }, spec: { holderIdentity: 'a', leaseDurationSeconds: 15 } };
     const first = await store.update(ctx, 'ctl', putBody(body), { dryRun: false });
     assert.equal(first.created, true);

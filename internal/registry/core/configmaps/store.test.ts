@@ -12,14 +12,14 @@ const ctx = requestContext('POST', '/api/v1/namespaces/ns/configmaps');
 
 function setup(): { store: GenericStore; storage: Etcd3Store } {
   const storage = new Etcd3Store(fx.client, { prefix: uniquePrefix('configmaps'), codec: jsonCodec });
-  const [reg] = configMapsModule({ storage });
+  const [reg] = configMapsModule({ storage, serviceClusterIPRange: '10.0.0.0/24' });
   return { store: reg?.main as GenericStore, storage };
 }
 
 describe('configmaps store (etcd)', () => {
   it('registers core/v1 configmaps and stores under /configmaps/<ns>/<name>', async () => {
     const { store, storage } = setup();
-    const [reg] = configMapsModule({ storage });
+    const [reg] = configMapsModule({ storage, serviceClusterIPRange: '10.0.0.0/24' });
     assert.equal(reg?.group, '');
     assert.equal(reg?.version, 'v1');
     assert.equal(reg?.namespaced, true);

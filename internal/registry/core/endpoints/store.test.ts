@@ -13,7 +13,7 @@ const ctx = requestContext('PUT', '/api/v1/namespaces/ns/endpoints/web');
 describe('endpoints store (etcd)', () => {
   it('creates on PUT under /services/endpoints and updates unconditionally', async () => {
     const storage = new Etcd3Store(fx.client, { prefix: uniquePrefix('endpoints'), codec: jsonCodec });
-    const store = endpointsModule({ storage })[0]?.main as GenericStore;
+    const store = endpointsModule({ storage, serviceClusterIPRange: '10.0.0.0/24' })[0]?.main as GenericStore;
     const body = { metadata: { name: 'web' }, subsets: [{ addresses: [{ ip: '10.1.0.4' }], ports: [{ port: 8080 }] }] };
     const first = await store.update(ctx, 'web', putBody(body), { dryRun: false });
     assert.equal(first.created, true);

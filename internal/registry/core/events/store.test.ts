@@ -13,7 +13,7 @@ const ctx = requestContext('PUT', '/api/v1/namespaces/ns/events/p.1');
 describe('core/v1 events store (etcd)', () => {
   it('creates on PUT, checks namespaces, ignores propagation policies on delete', async () => {
     const storage = new Etcd3Store(fx.client, { prefix: uniquePrefix('events'), codec: jsonCodec });
-    const store = eventsModule({ storage })[0]?.main as GenericStore;
+    const store = eventsModule({ storage, serviceClusterIPRange: '10.0.0.0/24' })[0]?.main as GenericStore;
     const body = { metadata: { name: 'p.1' }, involvedObject: { kind: 'Pod', namespace: 'ns', name: 'p' }, reason: 'Started', message: 'ok', count: 1 };
     const res = await store.update(ctx, 'p.1', putBody(body), { dryRun: false });
     assert.equal(res.created, true);

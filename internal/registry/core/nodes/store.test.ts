@@ -14,7 +14,7 @@ const ctx = requestContext('POST', '/api/v1/nodes');
 describe('nodes store (etcd)', () => {
   it('registers with status under /minions, keeps status on update, writes it through nodes/status', async () => {
     const storage = new Etcd3Store(fx.client, { prefix: uniquePrefix('nodes'), codec: jsonCodec });
-    const reg = nodesModule({ storage })[0] as ResourceRegistration;
+    const reg = nodesModule({ storage, serviceClusterIPRange: '10.0.0.0/24' })[0] as ResourceRegistration;
     const store = reg.main as GenericStore;
     assert.equal(reg.namespaced, false);
     const created = await store.create(ctx, { metadata: { name: 'worker-1.example' }, spec: {}, status: { nodeInfo: { kubeletVersion: 'v1.33.0' } } }, { dryRun: false });

@@ -13,7 +13,7 @@ const ctx = requestContext('POST', '/api/v1/namespaces/ns/pods');
 
 function setup(): { reg: ResourceRegistration; store: GenericStore; storage: Etcd3Store } {
   const storage = new Etcd3Store(fx.client, { prefix: uniquePrefix('pods'), codec: jsonCodec });
-  const reg = podsModule({ storage })[0] as ResourceRegistration;
+  const reg = podsModule({ storage, serviceClusterIPRange: '10.0.0.0/24' })[0] as ResourceRegistration;
   return { reg, store: reg.main as GenericStore, storage };
 }
 

@@ -13,7 +13,7 @@ const b64 = (s: string): string => Buffer.from(s).toString('base64');
 
 function setup(): { store: GenericStore; storage: Etcd3Store } {
   const storage = new Etcd3Store(fx.client, { prefix: uniquePrefix('secrets'), codec: jsonCodec });
-  return { store: secretsModule({ storage })[0]?.main as GenericStore, storage };
+  return { store: secretsModule({ storage, serviceClusterIPRange: '10.0.0.0/24' })[0]?.main as GenericStore, storage };
 }
 
 describe('secrets store (etcd)', () => {

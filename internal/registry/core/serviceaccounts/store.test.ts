@@ -13,7 +13,7 @@ const ctx = requestContext('PUT', '/api/v1/namespaces/ns/serviceaccounts/robot')
 describe('serviceaccounts store (etcd)', () => {
   it('creates on PUT, stores under /serviceaccounts and deletes at once', async () => {
     const storage = new Etcd3Store(fx.client, { prefix: uniquePrefix('sa'), codec: jsonCodec });
-    const store = serviceAccountsModule({ storage })[0]?.main as GenericStore;
+    const store = serviceAccountsModule({ storage, serviceClusterIPRange: '10.0.0.0/24' })[0]?.main as GenericStore;
     const res = await store.update(ctx, 'robot', putBody({ metadata: { name: 'robot' }, secrets: [{ name: 't', uid: 'u' }] }), { dryRun: false });
     assert.equal(res.created, true);
     assert.deepEqual(res.object.secrets, [{ name: 't' }]);

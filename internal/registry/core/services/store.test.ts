@@ -14,7 +14,7 @@ const ctx = requestContext('POST', '/api/v1/namespaces/ns/services');
 describe('services store (etcd)', () => {
   it('creates on PUT under /services/specs, keeps status on update, writes it through services/status', async () => {
     const storage = new Etcd3Store(fx.client, { prefix: uniquePrefix('services'), codec: jsonCodec });
-    const reg = servicesModule({ storage })[0] as ResourceRegistration;
+    const reg = servicesModule({ storage, serviceClusterIPRange: '10.0.0.0/24' })[0] as ResourceRegistration;
     const store = reg.main as GenericStore;
     const res = await store.update(
       ctx,

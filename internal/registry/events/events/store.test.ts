@@ -16,8 +16,8 @@ const corectx = requestContext('POST', '/api/v1/namespaces/ns/events');
 describe('events.k8s.io/v1 events over core/v1 storage (etcd)', () => {
   it('writes core/v1 Events under /events that both groups read', async () => {
     const storage = new Etcd3Store(fx.client, { prefix: uniquePrefix('events'), codec: jsonCodec });
-    const v1 = eventsV1Module({ storage })[0] as ResourceRegistration;
-    const core = eventsModule({ storage })[0] as ResourceRegistration;
+    const v1 = eventsV1Module({ storage, serviceClusterIPRange: '10.0.0.0/24' })[0] as ResourceRegistration;
+    const core = eventsModule({ storage, serviceClusterIPRange: '10.0.0.0/24' })[0] as ResourceRegistration;
     assert.equal(v1.group, 'events.k8s.io');
     const conversion = v1.conversion;
     assert.ok(conversion);
