@@ -79,6 +79,7 @@ export class ApiInstaller {
         selectableFields: reg.selectableFields,
         stored: reg.storedAs ?? stored,
         ...(reg.conversion ? { conversion: reg.conversion } : {}),
+        ...(reg.defaulter ? { defaulter: reg.defaulter } : {}),
         gr,
       };
       this.scopes.set(scopeKey(reg.group, reg.version, reg.resource, ''), main);
@@ -96,6 +97,7 @@ export class ApiInstaller {
           storage,
           verbs: implementedVerbs(storage, subInfo.verbs),
           ...(sameKind && reg.conversion ? { conversion: reg.conversion } : { conversion: undefined }),
+          ...(sameKind && reg.defaulter ? { defaulter: reg.defaulter } : { defaulter: undefined }),
         };
         if (!sameKind) {
           (scope as { stored: ResourceScope['stored'] }).stored = { apiVersion: scope.apiVersion, kind: scope.kind };

@@ -31,6 +31,11 @@ export interface ResourceRegistration {
   readonly selectableFields: SelectableFields;
   /** Present when the stored form is another version (events.k8s.io/v1 over core/v1 events). */
   readonly conversion?: VersionConversion;
+  /**
+   * kube's defaulting for this version (SetDefaults_*): fills in what clients read back, on the
+   * decoded request object before it is converted and stored. Mutates obj; must be idempotent.
+   */
+  readonly defaulter?: (obj: KubeObject) => void;
   /** With a conversion: the apiVersion and kind objects are stored as (defaults to v1 and the same kind). */
   readonly storedAs?: { readonly apiVersion: string; readonly kind: string };
 }

@@ -75,13 +75,22 @@ export async function respondList(h: HandlerInput, target: OutputTarget, items: 
   await writeBody(h.req, h.res, 200, target.contentType, encodeBody(list, target.encoding, pretty));
 }
 
+/**
+ * Turns a decoded body (or a patch result) into the object to store: checks kind and metadata
+ * shape, applies the version's defaulting, and converts it to the stored form.
+ */
+export function decodeExternal(h: HandlerInput, value: unknown): KubeObject {
+  const obj = asObject(value, { group: apiGroupOf(h.scope.apiVersion), version: versionOf(h.scope.apiVersion), kind: h.scope.kind });
+  h.scope.defaulter?.(obj);
+  return toInternal(h.scope, obj);
+}
+
 /** Reads and decodes a create/update body into the stored form; 415 for unknown content types. */
 export async function decodeObjectBody(h: HandlerInput): Promise<KubeObject> {
   const encoding = bodyEncoding(h.req.headers['content-type']);
   if (!encoding) throw newUnsupportedMediaType([...acceptedBodyTypes]);
   const raw = await readBody(h.req);
-  const obj = asObject(parseBody(raw, encoding), { group: apiGroupOf(h.scope.apiVersion), version: versionOf(h.scope.apiVersion), kind: h.scope.kind });
-  return toInternal(h.scope, obj);
+  return decodeExternal(h, parseBody(raw, encoding));
 }
 
 function apiGroupOf(apiVersion: string): string {

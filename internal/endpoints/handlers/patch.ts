@@ -6,12 +6,12 @@
  */
 import type { KubeObject } from '../../../api/meta/types.js';
 import { newBadRequest, newNotFound, newUnsupportedMediaType } from '../../apierrors/factories.js';
-import { asObject, parseBody, readBody } from '../negotiation/body.js';
+import { parseBody, readBody } from '../negotiation/body.js';
 import { parseMediaType } from '../negotiation/media-type.js';
 import { applyJsonPatch, decodeJsonPatch } from '../patch/json-patch.js';
 import { applyMergePatch } from '../patch/merge-patch.js';
-import { toExternal, toInternal } from '../scope.js';
-import { admissionAttributes, outputFor, respondObject, validatingAdmission, type Handler } from './common.js';
+import { toExternal } from '../scope.js';
+import { admissionAttributes, decodeExternal, outputFor, respondObject, validatingAdmission, type Handler } from './common.js';
 import { fieldManager } from './create.js';
 import { methodNotAllowed } from './method-not-allowed.js';
 import { parseDryRun } from './options.js';
@@ -43,7 +43,6 @@ export const patchHandler: Handler = async (h) => {
     throw newBadRequest('json: cannot unmarshal array into Go value of type map[string]interface {}');
   }
   const name = h.ctx.requestInfo.name;
-  const [group, version] = splitApiVersion(h.scope.apiVersion);
   const result = await storage.update(
     h.ctx,
     name,
@@ -52,7 +51,7 @@ export const patchHandler: Handler = async (h) => {
         if (!old) throw newNotFound(h.scope.gr, name);
         const current = toExternal(h.scope, old);
         const patched = ops ? applyJsonPatch(current, ops) : applyMergePatch(current, patchValue);
-        const obj: KubeObject = toInternal(h.scope, asObject(patched, { group, version, kind: h.scope.kind }));
+        const obj: KubeObject = decodeExternal(h, patched);
         await h.admission.admit(admissionAttributes(h, 'UPDATE', name, obj, old, dryRun), ctx);
         return obj;
       },
@@ -62,8 +61,3 @@ export const patchHandler: Handler = async (h) => {
   );
   await respondObject(h, target, result.created ? 201 : 200, result.object);
 };
-
-function splitApiVersion(apiVersion: string): [string, string] {
-  const i = apiVersion.indexOf('/');
-  return i < 0 ? ['', apiVersion] : [apiVersion.slice(0, i), apiVersion.slice(i + 1)];
-}
