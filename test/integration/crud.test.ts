@@ -119,6 +119,24 @@ describe('create and get', () => {
     assert.equal(res.json().message, 'resourceVersion should not be set on objects to be created');
   });
 
+  it('write options: dryRun=All stores nothing; bad dryRun, fieldValidation and fieldManager are 422', async () => {
+    const dry = await fx.request('POST', `${cms}?dryRun=All`, { body: cm('dry-one') });
+    assert.equal(dry.status, 201);
+    assert.equal(dry.json().metadata.name, 'dry-one');
+    assert.equal((await fx.request('GET', `${cms}/dry-one`)).status, 404);
+    const badDry = await fx.request('POST', `${cms}?dryRun=Some`, { body: cm('x') });
+    assert.equal(badDry.status, 422);
+    assert.equal(badDry.json().message, 'CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Some"}: supported values: "All"');
+    const badValidation = await fx.request('PUT', `${cms}/x?fieldValidation=Loose`, { body: cm('x') });
+    assert.equal(badValidation.status, 422);
+    assert.match(badValidation.json().message, /^UpdateOptions\.meta\.k8s\.io "" is invalid: fieldValidation: Unsupported value: "Loose"/);
+    const longManager = await fx.request('POST', `${cms}?fieldManager=${'m'.repeat(129)}`, { body: cm('x') });
+    assert.equal(longManager.status, 422);
+    const forced = await fx.request('PATCH', `${cms}/x?force=true`, { rawBody: '{}', headers: { 'content-type': 'application/merge-patch+json' } });
+    assert.equal(forced.status, 422);
+    assert.match(forced.json().message, /force: Forbidden: may not be specified for non-apply patch/);
+  });
+
   it('GET of a missing object is 404 with kube details', async () => {
     const res = await fx.request('GET', `${cms}/missing`);
     assert.equal(res.status, 404);

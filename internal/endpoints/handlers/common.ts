@@ -14,6 +14,7 @@ import { acceptedBodyTypes, bodyEncoding, negotiateOutput, type OutputTarget } f
 import { parseIncludeObject, toTable } from '../negotiation/table.js';
 import { encodeBody, setWarnings, wantsPretty, writeBody } from '../negotiation/writer.js';
 import { toExternal, toInternal, type ResourceScope } from '../scope.js';
+import type { FieldValidation } from './write-options.js';
 
 /** Everything a verb handler gets. */
 export interface HandlerInput {
@@ -79,18 +80,18 @@ export async function respondList(h: HandlerInput, target: OutputTarget, items: 
  * Turns a decoded body (or a patch result) into the object to store: checks kind and metadata
  * shape, applies the version's defaulting, and converts it to the stored form.
  */
-export function decodeExternal(h: HandlerInput, value: unknown): KubeObject {
+export function decodeExternal(h: HandlerInput, value: unknown, fieldValidation: FieldValidation): KubeObject {
   const obj = asObject(value, { group: apiGroupOf(h.scope.apiVersion), version: versionOf(h.scope.apiVersion), kind: h.scope.kind });
   h.scope.defaulter?.(obj);
   return toInternal(h.scope, obj);
 }
 
 /** Reads and decodes a create/update body into the stored form; 415 for unknown content types. */
-export async function decodeObjectBody(h: HandlerInput): Promise<KubeObject> {
+export async function decodeObjectBody(h: HandlerInput, fieldValidation: FieldValidation): Promise<KubeObject> {
   const encoding = bodyEncoding(h.req.headers['content-type']);
   if (!encoding) throw newUnsupportedMediaType([...acceptedBodyTypes]);
   const raw = await readBody(h.req);
-  return decodeExternal(h, parseBody(raw, encoding));
+  return decodeExternal(h, parseBody(raw, encoding), fieldValidation);
 }
 
 function apiGroupOf(apiVersion: string): string {

@@ -4,22 +4,23 @@
  */
 import { methodNotAllowed } from './method-not-allowed.js';
 import { admissionAttributes, decodeObjectBody, outputFor, respondObject, validatingAdmission, type Handler } from './common.js';
-import { parseDryRun } from './options.js';
+import type { WriteOptions } from '../../registry/interface.js';
+import { parseWriteOptions, type ParsedWriteOptions } from './write-options.js';
 
 /** Serves create. */
 export const createHandler: Handler = async (h) => {
   const target = outputFor(h);
   const storage = h.scope.storage;
   if (!storage.create) throw methodNotAllowed();
-  const dryRun = parseDryRun(h.query.getAll('dryRun'));
-  const obj = await decodeObjectBody(h);
+  const opts = parseWriteOptions(h.query, 'CreateOptions');
+  const dryRun = opts.dryRun;
+  const obj = await decodeObjectBody(h, opts.fieldValidation);
   await h.admission.admit(admissionAttributes(h, 'CREATE', obj.metadata.name ?? '', obj, undefined, dryRun), h.ctx);
-  const created = await storage.create(h.ctx, obj, { dryRun, ...fieldManager(h.query) }, validatingAdmission(h, 'CREATE', dryRun));
+  const created = await storage.create(h.ctx, obj, writeOptionsFor(opts), validatingAdmission(h, 'CREATE', dryRun));
   await respondObject(h, target, 201, created);
 };
 
-/** The fieldManager query parameter, when given. */
-export function fieldManager(query: URLSearchParams): { fieldManager?: string } {
-  const fm = query.get('fieldManager');
-  return fm ? { fieldManager: fm } : {};
+/** The store's WriteOptions from parsed query options. */
+export function writeOptionsFor(opts: ParsedWriteOptions): WriteOptions {
+  return { dryRun: opts.dryRun, ...(opts.fieldManager ? { fieldManager: opts.fieldManager } : {}) };
 }

@@ -12,9 +12,9 @@ import { applyJsonPatch, decodeJsonPatch } from '../patch/json-patch.js';
 import { applyMergePatch } from '../patch/merge-patch.js';
 import { toExternal } from '../scope.js';
 import { admissionAttributes, decodeExternal, outputFor, respondObject, validatingAdmission, type Handler } from './common.js';
-import { fieldManager } from './create.js';
+import { writeOptionsFor } from './create.js';
 import { methodNotAllowed } from './method-not-allowed.js';
-import { parseDryRun } from './options.js';
+import { parseWriteOptions } from './write-options.js';
 
 /** The patch types kube accepts, in the order its 415 lists them. */
 const patchTypes = [
@@ -34,7 +34,8 @@ export const patchHandler: Handler = async (h) => {
   if (patchType !== 'application/json-patch+json' && patchType !== 'application/merge-patch+json') {
     throw newUnsupportedMediaType(patchTypes);
   }
-  const dryRun = parseDryRun(h.query.getAll('dryRun'));
+  const opts = parseWriteOptions(h.query, 'PatchOptions', false);
+  const dryRun = opts.dryRun;
   const raw = await readBody(h.req);
   if (raw.length === 0) throw newBadRequest('the body of the request was empty');
   const patchValue = parseBody(raw, 'json');
@@ -51,12 +52,12 @@ export const patchHandler: Handler = async (h) => {
         if (!old) throw newNotFound(h.scope.gr, name);
         const current = toExternal(h.scope, old);
         const patched = ops ? applyJsonPatch(current, ops) : applyMergePatch(current, patchValue);
-        const obj: KubeObject = decodeExternal(h, patched);
+        const obj: KubeObject = decodeExternal(h, patched, opts.fieldValidation);
         await h.admission.admit(admissionAttributes(h, 'UPDATE', name, obj, old, dryRun), ctx);
         return obj;
       },
     },
-    { dryRun, ...fieldManager(h.query) },
+    writeOptionsFor(opts),
     validatingAdmission(h, 'UPDATE', dryRun),
   );
   await respondObject(h, target, result.created ? 201 : 200, result.object);

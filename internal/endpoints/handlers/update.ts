@@ -5,16 +5,17 @@
  */
 import { methodNotAllowed } from './method-not-allowed.js';
 import { admissionAttributes, decodeObjectBody, outputFor, respondObject, validatingAdmission, type Handler } from './common.js';
-import { fieldManager } from './create.js';
-import { parseDryRun } from './options.js';
+import { writeOptionsFor } from './create.js';
+import { parseWriteOptions } from './write-options.js';
 
 /** Serves update. */
 export const updateHandler: Handler = async (h) => {
   const target = outputFor(h);
   const storage = h.scope.storage;
   if (!storage.update) throw methodNotAllowed();
-  const dryRun = parseDryRun(h.query.getAll('dryRun'));
-  const body = await decodeObjectBody(h);
+  const opts = parseWriteOptions(h.query, 'UpdateOptions');
+  const dryRun = opts.dryRun;
+  const body = await decodeObjectBody(h, opts.fieldValidation);
   const name = h.ctx.requestInfo.name;
   const result = await storage.update(
     h.ctx,
@@ -26,7 +27,7 @@ export const updateHandler: Handler = async (h) => {
         return obj;
       },
     },
-    { dryRun, ...fieldManager(h.query) },
+    writeOptionsFor(opts),
     validatingAdmission(h, 'UPDATE', dryRun),
   );
   await respondObject(h, target, result.created ? 201 : 200, result.object);

@@ -1,0 +1,62 @@
+/**
+ * The query parameters of create, update and patch (metav1.CreateOptions, UpdateOptions,
+ * PatchOptions): dryRun, fieldManager, fieldValidation and force, validated as kube validates
+ * them, with 422 Invalid naming the options kind for a bad value.
+ */
+import { newInvalid } from '../../apierrors/factories.js';
+import { fieldErrorCause, forbidden, invalid, notSupported, required, tooLong, type FieldError } from '../../validation/field-error.js';
+
+/** How unknown and duplicate fields in a body are treated. */
+export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
+
+/** Validated write options. */
+export interface ParsedWriteOptions {
+  readonly dryRun: boolean;
+  readonly fieldManager?: string;
+  /** Warn when the client did not say (kube's default since 1.27). */
+  readonly fieldValidation: FieldValidation;
+  readonly force?: boolean;
+}
+
+/** kube's FieldManagerMaxLength. */
+export const fieldManagerMaxLength = 128;
+
+const validationValues = ['', 'Ignore', 'Strict', 'Warn'];
+
+function isPrintable(s: string): boolean {
+  // Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space.
+  return /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]*$/u.test(s);
+}
+
+/**
+ * Parses and validates the options of a write; kind is CreateOptions, UpdateOptions or
+ * PatchOptions; isApply marks a server-side apply patch.
+ */
+export function parseWriteOptions(query: URLSearchParams, kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions', isApply = false): ParsedWriteOptions {
+  const errs: FieldError[] = [];
+  const dryRunValues = query.getAll('dryRun');
+  for (const v of dryRunValues) {
+    if (v !== 'All') {
+      errs.push(notSupported('dryRun', dryRunValues, ['All']));
+      break;
+    }
+  }
+  const fieldManager = query.get('fieldManager') ?? '';
+  if (Buffer.byteLength(fieldManager) > fieldManagerMaxLength) errs.push(tooLong('fieldManager', fieldManagerMaxLength));
+  else if (!isPrintable(fieldManager)) errs.push(invalid('fieldManager', fieldManager, 'must only contain printable characters'));
+  const fieldValidation = query.get('fieldValidation') ?? '';
+  if (!validationValues.includes(fieldValidation)) errs.push(notSupported('fieldValidation', fieldValidation, validationValues));
+  const forceText = query.get('force');
+  const force = forceText === null ? undefined : forceText === 'true' || forceText === '1';
+  if (kind === 'PatchOptions') {
+    if (isApply && fieldManager === '') errs.push(required('fieldManager', 'is required for apply patch'));
+    if (!isApply && force !== undefined) errs.push(forbidden('force', 'may not be specified for non-apply patch'));
+  }
+  if (errs.length > 0) throw newInvalid('meta.k8s.io', kind, '', errs.map(fieldErrorCause));
+  return {
+    dryRun: dryRunValues.length > 0,
+    ...(fieldManager ? { fieldManager } : {}),
+    fieldValidation: (fieldValidation || 'Warn') as FieldValidation,
+    ...(force !== undefined ? { force } : {}),
+  };
+}
