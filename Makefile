@@ -25,11 +25,13 @@ build: deps
 generate: build
 	$(NODE) dist/hack/gen-resources.js
 	$(NODE) dist/hack/gen-proto.js
+	$(NODE) dist/hack/gen-schemas.js
 	$(NPM) run build --silent
 
 verify: build
 	$(NODE) dist/hack/gen-resources.js --check
 	$(NODE) dist/hack/gen-proto.js --check
+	$(NODE) dist/hack/gen-schemas.js --check
 
 run: build etcd
 	$(NODE) dist/hack/run-local.js

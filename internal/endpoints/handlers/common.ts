@@ -6,14 +6,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject, ListMeta, Status } from '../../../api/meta/types.js';
 import type { AdmissionChain } from '../../admission/chain.js';
 import type { AdmissionAttributes, AdmissionOperation } from '../../admission/interface.js';
-import { newUnsupportedMediaType } from '../../apierrors/factories.js';
+import { newBadRequest, newUnsupportedMediaType } from '../../apierrors/factories.js';
 import type { ValidateObjectFunc } from '../../registry/interface.js';
-import type { RequestContext } from '../../request/context.js';
+import { addWarning, type RequestContext } from '../../request/context.js';
 import { asObject, parseBody, readBody } from '../negotiation/body.js';
 import { acceptedBodyTypes, bodyEncoding, negotiateOutput, type OutputTarget } from '../negotiation/media-type.js';
 import { parseIncludeObject, toTable } from '../negotiation/table.js';
 import { encodeBody, setWarnings, wantsPretty, writeBody } from '../negotiation/writer.js';
 import { toExternal, toInternal, type ResourceScope } from '../scope.js';
+import { checkDecode, hasSchema, strictDecodingErrorMessage, unknownFieldMessages } from '../../validation/schema/index.js';
 import type { FieldValidation } from './write-options.js';
 
 /** Everything a verb handler gets. */
@@ -81,7 +82,20 @@ export async function respondList(h: HandlerInput, target: OutputTarget, items: 
  * shape, applies the version's defaulting, and converts it to the stored form.
  */
 export function decodeExternal(h: HandlerInput, value: unknown, fieldValidation: FieldValidation): KubeObject {
-  const obj = asObject(value, { group: apiGroupOf(h.scope.apiVersion), version: versionOf(h.scope.apiVersion), kind: h.scope.kind });
+  const gvk = { group: apiGroupOf(h.scope.apiVersion), version: versionOf(h.scope.apiVersion), kind: h.scope.kind };
+  let obj = asObject(value, gvk);
+  if (hasSchema(gvk)) {
+    // kube's typed decoding: values of the wrong type are 400, unknown fields are dropped and
+    // reported as fieldValidation says.
+    const checked = checkDecode(gvk, obj);
+    const cannot = `${gvk.kind} in version "${gvk.version}" cannot be handled as a ${gvk.kind}`;
+    if (checked.decodeError) throw newBadRequest(`${cannot}: ${checked.decodeError}`);
+    if (checked.unknownFields.length > 0) {
+      if (fieldValidation === 'Strict') throw newBadRequest(`${cannot}: ${strictDecodingErrorMessage(checked.unknownFields)}`);
+      if (fieldValidation === 'Warn') for (const m of unknownFieldMessages(checked.unknownFields)) addWarning(h.ctx, m);
+    }
+    obj = checked.object as KubeObject;
+  }
   h.scope.defaulter?.(obj);
   return toInternal(h.scope, obj);
 }

@@ -9,6 +9,7 @@ import { newBadRequest, newInvalid } from '../../apierrors/factories.js';
 import type { StatusError } from '../../apierrors/status-error.js';
 import { addWarning, type RequestContext } from '../../request/context.js';
 import { fieldErrorCause, type FieldError } from '../../validation/field-error.js';
+import { hasSchema, validateSchema } from '../../validation/schema/index.js';
 import { nameValidatorFor, validateObjectMeta, validateObjectMetaUpdate } from './object-meta-validation.js';
 import type { Strategy } from './strategy.js';
 
@@ -25,6 +26,19 @@ export function generateName(base: string): string {
 /** A metav1.Time: RFC 3339 in UTC with second precision. */
 export function metaTime(epochMs: number = Date.now()): string {
   return `${new Date(Math.floor(epochMs / 1000) * 1000).toISOString().slice(0, 19)}Z`;
+}
+
+/**
+ * The schema's structural checks (missing lists and maps kube requires, duplicate list-map keys and
+ * set items) for obj's own apiVersion and kind, minus what the handwritten rules already reported.
+ */
+function schemaErrors(obj: KubeObject, reported: readonly FieldError[]): FieldError[] {
+  if (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string') return [];
+  const slash = obj.apiVersion.indexOf('/');
+  const gvk = { group: slash < 0 ? '' : obj.apiVersion.slice(0, slash), version: obj.apiVersion.slice(slash + 1), kind: obj.kind };
+  if (!hasSchema(gvk)) return [];
+  const seen = new Set(reported.map((e) => `${e.type} ${e.field}`));
+  return validateSchema(gvk, obj).filter((e) => !seen.has(`${e.type} ${e.field}`));
 }
 
 /** The kind/group an Invalid error names. */
@@ -68,6 +82,7 @@ export function beforeCreate(strategy: Strategy, kind: KindInfo, ctx: RequestCon
   else delete meta.generation;
   if (meta.generateName && !meta.name) meta.name = generateName(meta.generateName);
   const errs = [...validateObjectMeta(meta, strategy.namespaced, nameValidatorFor(strategy.nameValidation)), ...strategy.validate(ctx, obj)];
+  errs.push(...schemaErrors(obj, errs));
   const err = invalidError(kind, meta.name ?? '', errs);
   if (err) throw err;
   for (const w of strategy.warningsOnCreate?.(ctx, obj) ?? []) addWarning(ctx, w);
@@ -103,6 +118,7 @@ export function beforeUpdate(
   delete meta.selfLink;
   if (strategy.tracksGeneration && contentChanged(obj, old)) meta.generation = (oldMeta.generation ?? 0) + 1;
   const errs = [...validateObjectMetaUpdate(meta, oldMeta), ...validate(ctx, obj, old)];
+  errs.push(...schemaErrors(obj, errs));
   const err = invalidError(kind, meta.name ?? '', errs);
   if (err) throw err;
   for (const w of strategy.warningsOnUpdate?.(ctx, obj, old) ?? []) addWarning(ctx, w);

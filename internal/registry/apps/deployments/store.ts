@@ -6,6 +6,7 @@ import type { ResourceModule } from '../../registration.js';
 import { GenericStore } from '../../generic/store.js';
 import { ScaleStore, specReplicasMapping } from '../../generic/scale-store.js';
 import { StatusStore } from '../../generic/status-store.js';
+import { defaultDeployment } from './defaults.js';
 import { deploymentStatusStrategy, deploymentStrategy } from './strategy.js';
 
 /** Builds the apps/v1 deployments registration. */
@@ -20,6 +21,7 @@ export const deploymentsModule: ResourceModule = (deps) => {
       main: store,
       subresources: { status: new StatusStore(store, deploymentStatusStrategy), scale: new ScaleStore(store, specReplicasMapping) },
       selectableFields: deploymentStrategy.selectableFields,
+      defaulter: defaultDeployment,
     },
   ];
 };

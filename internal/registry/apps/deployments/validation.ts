@@ -12,8 +12,9 @@ import {
   type LabelSelectorObject,
 } from '../../../selectors/label-selector-object.js';
 import { forbidden, invalid, notSupported, required, type FieldError } from '../../../validation/field-error.js';
+import { regexError } from '../../../validation/label-values.js';
 import { validateNonnegativeField } from '../../core/shared/field-immutable.js';
-import { asObject, numberAt, objectAt, stringAt, type JsonObject } from '../../core/shared/json-value.js';
+import { arrayAt, asObject, numberAt, objectAt, stringAt, type JsonObject } from '../../core/shared/json-value.js';
 import { validatePodSpec } from '../../core/shared/pod-spec.js';
 
 const strategyTypes = ['Recreate', 'RollingUpdate'];
@@ -37,6 +38,9 @@ function validateTemplate(spec: JsonObject | undefined, selector: LabelSelectorO
   errs.push(...validateLabels(labels, `${path}.metadata.labels`));
   const podSpec = objectAt(template, 'spec');
   errs.push(...validatePodSpec(podSpec, `${path}.spec`, { isPod: false }));
+  if (arrayAt(podSpec, 'ephemeralContainers').length > 0) {
+    errs.push(forbidden(`${path}.spec.ephemeralContainers`, 'ephemeral containers not allowed in pod template'));
+  }
   const restartPolicy = stringAt(podSpec, 'restartPolicy');
   if (restartPolicy && restartPolicy !== 'Always') errs.push(notSupported(`${path}.spec.restartPolicy`, restartPolicy, ['Always']));
   if (podSpec?.activeDeadlineSeconds !== undefined && podSpec.activeDeadlineSeconds !== null) {
@@ -45,15 +49,53 @@ function validateTemplate(spec: JsonObject | undefined, selector: LabelSelectorO
   return errs;
 }
 
+const percentFmt = '[0-9]+%';
+const percentRegexp = new RegExp(`^${percentFmt}$`);
+
+/** getIntOrPercentValue: a percent's number, an integer, or Go's IntValue of a string (0 unless numeric). */
+function intOrPercentValue(v: unknown): number {
+  if (typeof v === 'number') return v;
+  if (typeof v !== 'string') return 0;
+  if (percentRegexp.test(v)) return Number(v.slice(0, -1));
+  return /^[+-]?[0-9]+$/.test(v) ? Number(v) : 0;
+}
+
+/** ValidatePositiveIntOrPercent. */
+function validatePositiveIntOrPercent(v: unknown, path: string): FieldError[] {
+  if (typeof v === 'string') {
+    if (percentRegexp.test(v)) return [];
+    return [invalid(path, v, regexError("a valid percent string must be a numeric string followed by an ending '%'", percentFmt, '1%', '93%'))];
+  }
+  if (typeof v === 'number') return validateNonnegativeField(v, path);
+  return [invalid(path, v ?? null, "must be an integer or percentage (e.g '5%')")];
+}
+
+/** ValidateRollingUpdateDeployment: non-negative ints or percents, not both zero, unavailability at most 100%. */
+function validateRollingUpdate(rollingUpdate: JsonObject, path: string): FieldError[] {
+  const maxUnavailable = rollingUpdate.maxUnavailable;
+  const maxSurge = rollingUpdate.maxSurge;
+  const unavailablePath = `${path}.maxUnavailable`;
+  const errs = [...validatePositiveIntOrPercent(maxUnavailable, unavailablePath), ...validatePositiveIntOrPercent(maxSurge, `${path}.maxSurge`)];
+  if (intOrPercentValue(maxUnavailable) === 0 && intOrPercentValue(maxSurge) === 0) {
+    errs.push(invalid(unavailablePath, maxUnavailable ?? null, 'may not be 0 when `maxSurge` is 0'));
+  }
+  if (typeof maxUnavailable === 'string' && percentRegexp.test(maxUnavailable) && intOrPercentValue(maxUnavailable) > 100) {
+    errs.push(invalid(unavailablePath, maxUnavailable, 'must not be greater than 100%'));
+  }
+  return errs;
+}
+
+/** ValidateDeploymentStrategy; a missing type or rollingUpdate is left to defaulting. */
 function validateStrategy(strategy: JsonObject | undefined): FieldError[] {
   if (!strategy) return [];
   const type = stringAt(strategy, 'type');
   if (!type) return [];
   if (!strategyTypes.includes(type)) return [notSupported('spec.strategy', strategy, strategyTypes)];
+  const rollingUpdate = objectAt(strategy, 'rollingUpdate');
   if (type === 'Recreate' && strategy.rollingUpdate !== undefined && strategy.rollingUpdate !== null) {
     return [forbidden('spec.strategy.rollingUpdate', "may not be specified when strategy `type` is 'Recreate'")];
   }
-  return [];
+  return type === 'RollingUpdate' && rollingUpdate ? validateRollingUpdate(rollingUpdate, 'spec.strategy.rollingUpdate') : [];
 }
 
 /** ValidateDeploymentSpec. Never mutates. */

@@ -4,6 +4,7 @@
  */
 import type { ResourceModule } from '../../registration.js';
 import { GenericStore } from '../../generic/store.js';
+import { defaultEndpoints } from './defaults.js';
 import { endpointsStrategy } from './strategy.js';
 
 /** Builds the endpoints registration. */
@@ -14,6 +15,15 @@ export const endpointsModule: ResourceModule = (deps) => {
     deps.storage,
   );
   return [
-    { group: '', version: 'v1', resource: 'endpoints', namespaced: true, main: store, subresources: {}, selectableFields: endpointsStrategy.selectableFields },
+    {
+      group: '',
+      version: 'v1',
+      resource: 'endpoints',
+      namespaced: true,
+      main: store,
+      subresources: {},
+      selectableFields: endpointsStrategy.selectableFields,
+      defaulter: defaultEndpoints,
+    },
   ];
 };

@@ -5,6 +5,7 @@
 import type { ResourceModule } from '../../registration.js';
 import { GenericStore } from '../../generic/store.js';
 import { StatusStore } from '../../generic/status-store.js';
+import { defaultNode } from './defaults.js';
 import { nodeStatusStrategy, nodeStrategy } from './strategy.js';
 
 /** Builds the nodes registration. */
@@ -19,6 +20,7 @@ export const nodesModule: ResourceModule = (deps) => {
       main: store,
       subresources: { status: new StatusStore(store, nodeStatusStrategy) },
       selectableFields: nodeStrategy.selectableFields,
+      defaulter: defaultNode,
     },
   ];
 };

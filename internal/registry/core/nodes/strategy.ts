@@ -9,6 +9,8 @@ import { duplicate, forbidden, indexPath, invalid, notSupported, required, type 
 import { isValidLabelValue } from '../../../validation/label-values.js';
 import type { StatusStrategy, Strategy } from '../../generic/strategy.js';
 import { stableStringify } from '../../generic/object-meta.js';
+import { quantityErrorOf, quantityFromJSON } from '../../../validation/quantity.js';
+import { validateResourceQuantityValue } from '../shared/container-resources.js';
 import { ipFamily, validateCIDR } from '../shared/ip.js';
 import { arrayAt, asObject, boolText, stringAt } from '../shared/json-value.js';
 import { keepStatusOf, takeAllButStatusFrom } from '../shared/status-write.js';
@@ -50,10 +52,27 @@ function validateTaints(taints: unknown[]): FieldError[] {
   return errs;
 }
 
-/** ValidateNode without metadata: taints and podCIDRs. */
+/** ValidateNodeResources: capacity and allocatable quantities parse and are non-negative (whole for integer resources). */
+function validateNodeResources(obj: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
+  for (const list of ['capacity', 'allocatable']) {
+    const entries = asObject(asObject(obj.status)?.[list]) ?? {};
+    for (const name of Object.keys(entries).sort()) {
+      // kube names these paths with dots, not subscripts.
+      const path = `status.${list}.${name}`;
+      const parseError = quantityErrorOf(entries[name]);
+      if (parseError !== undefined) errs.push(invalid(path, entries[name] ?? null, parseError));
+      else errs.push(...validateResourceQuantityValue(name, quantityFromJSON(entries[name]), path));
+    }
+  }
+  return errs;
+}
+
+/** ValidateNode without metadata: taints, podCIDRs and resource quantities. */
 export function validateNode(obj: KubeObject): FieldError[] {
   const spec = asObject(obj.spec);
   const errs = validateTaints(arrayAt(spec, 'taints'));
+  errs.push(...validateNodeResources(obj));
   const cidrs = arrayAt(spec, 'podCIDRs').map(String);
   cidrs.forEach((c, i) => errs.push(...validateCIDR(indexPath('spec.podCIDRs', i), c)));
   if (cidrs.length > 1 && (cidrs.length > 2 || ipFamily(cidrs[0] as string, true) === ipFamily(cidrs[1] as string, true))) {

@@ -1,10 +1,13 @@
 /**
- * The pods resource (core/v1), stored under /pods/<namespace>/<name>, with pods/status. The other
- * pod subresources (binding, eviction, log, exec, ...) need the node agent and come later.
+ * The pods resource (core/v1), stored under /pods/<namespace>/<name>, with pods/status and
+ * pods/ephemeralcontainers. The other pod subresources (binding, eviction, log, exec, ...) need
+ * the node agent and come later.
  */
 import type { ResourceModule } from '../../registration.js';
 import { GenericStore } from '../../generic/store.js';
 import { StatusStore } from '../../generic/status-store.js';
+import { defaultPodObject } from './defaults.js';
+import { podEphemeralContainersStrategy } from './ephemeral-containers.js';
 import { podStatusStrategy, podStrategy } from './strategy.js';
 
 /** Builds the pods registration. */
@@ -17,8 +20,13 @@ export const podsModule: ResourceModule = (deps) => {
       resource: 'pods',
       namespaced: true,
       main: store,
-      subresources: { status: new StatusStore(store, podStatusStrategy) },
+      subresources: {
+        status: new StatusStore(store, podStatusStrategy),
+        // Only spec.ephemeralContainers gets through, so the status store's shape fits.
+        ephemeralcontainers: new StatusStore(store, podEphemeralContainersStrategy),
+      },
       selectableFields: podStrategy.selectableFields,
+      defaulter: defaultPodObject,
     },
   ];
 };

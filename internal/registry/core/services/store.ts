@@ -6,6 +6,7 @@
 import type { ResourceModule } from '../../registration.js';
 import { GenericStore } from '../../generic/store.js';
 import { StatusStore } from '../../generic/status-store.js';
+import { defaultService } from './defaults.js';
 import { serviceIPHooks } from './allocation.js';
 import { ClusterIPAllocator } from './ip-allocator.js';
 import { serviceStatusStrategy, serviceStrategy } from './strategy.js';
@@ -28,6 +29,7 @@ export const servicesModule: ResourceModule = (deps) => {
       main: store,
       subresources: { status: new StatusStore(store, serviceStatusStrategy) },
       selectableFields: serviceStrategy.selectableFields,
+      defaulter: defaultService,
     },
   ];
 };

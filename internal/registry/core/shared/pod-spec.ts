@@ -1,95 +1,148 @@
 /**
- * The pod spec checks that matter before full schema validation (kube's ValidatePodSpec subset),
- * shared by pods and by the pod templates of workloads: containers present, container names
- * DNS-1123 labels unique across init and regular containers, images present, ports and
- * resources well formed, restartPolicy and activeDeadlineSeconds in range.
+ * Pod spec validation (kube's ValidatePodSpec and the Pod-only checks of
+ * validatePodMetadataAndSpec), shared by pods and by the pod templates of workloads: volumes,
+ * the three container lists, host networking, restart and DNS policies, names the spec refers
+ * to, scheduling and readiness gates, DNS config, and pod overhead. Values kube's defaulting
+ * always fills are checked only when present.
  */
+import { validateLabels } from '../../../selectors/label-selector-object.js';
 import { childPath, duplicate, indexPath, invalid, notSupported, required, type FieldError } from '../../../validation/field-error.js';
-import { isDNS1123Label } from '../../../validation/label-values.js';
+import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from '../../../validation/label-values.js';
 import { validateResourceRequirements } from './container-resources.js';
+import { validateContainerOnlyForPod } from './container-validation.js';
+import { validateIP } from './ip.js';
 import { arrayAt, asObject, objectAt, stringAt, type JsonObject } from './json-value.js';
-import { inclusiveRangeError, isValidPortName, isValidPortNum, validateProtocol } from './ports.js';
+import { validateContainers, validateEphemeralContainers, validateInitContainers } from './pod-containers.js';
+import { inclusiveRangeError } from './ports.js';
+import { validateVolumes } from './volume-validation.js';
 
 /** How a spec is checked: a pod's own spec is stricter than a template's. */
 export interface PodSpecOptions {
-  /** True for a Pod (not a template): image whitespace is refused. */
+  /** True for a Pod (not a template): image whitespace is refused and hostPort must equal containerPort under hostNetwork. */
   readonly isPod: boolean;
 }
 
 const maxInt32 = 2147483647;
 const restartPolicies = ['Always', 'OnFailure', 'Never'];
+const dnsPolicies = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
 
-function validateContainerPorts(ports: unknown[], path: string): FieldError[] {
+const present = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
+
+/** validatePodHostNetworkDeps: with hostNetwork, a container's hostPort is its containerPort. */
+function validateHostNetworkDeps(spec: JsonObject | undefined, path: string, opts: PodSpecOptions): FieldError[] {
+  if (spec?.hostNetwork !== true) return [];
   const errs: FieldError[] = [];
-  const names = new Set<string>();
-  ports.forEach((raw, i) => {
-    const port = asObject(raw);
-    const p = indexPath(path, i);
-    const name = stringAt(port, 'name');
-    if (name) {
-      const msgs = isValidPortName(name);
-      if (msgs.length > 0) for (const m of msgs) errs.push(invalid(childPath(p, 'name'), name, m));
-      else if (names.has(name)) errs.push(duplicate(childPath(p, 'name'), name));
-      else names.add(name);
-    }
-    const containerPort = port?.containerPort;
-    if (containerPort === undefined || containerPort === null || containerPort === 0) errs.push(required(childPath(p, 'containerPort'), ''));
-    else for (const m of isValidPortNum(containerPort)) errs.push(invalid(childPath(p, 'containerPort'), containerPort, m));
-    const hostPort = port?.hostPort;
-    if (hostPort !== undefined && hostPort !== null && hostPort !== 0) {
-      for (const m of isValidPortNum(hostPort)) errs.push(invalid(childPath(p, 'hostPort'), hostPort, m));
-    }
-    errs.push(...validateProtocol(port?.protocol, childPath(p, 'protocol')));
+  arrayAt(spec, 'containers').forEach((c, i) => {
+    arrayAt(asObject(c), 'ports').forEach((raw, j) => {
+      const port = asObject(raw);
+      const hp = typeof port?.hostPort === 'number' ? port.hostPort : 0;
+      const cp = typeof port?.containerPort === 'number' ? port.containerPort : 0;
+      if ((opts.isPod || hp !== 0) && hp !== cp) {
+        const p = childPath(indexPath(childPath(indexPath(childPath(path, 'containers'), i), 'ports'), j), 'hostPort');
+        errs.push(invalid(p, hp, 'must match `containerPort` when `hostNetwork` is true'));
+      }
+    });
   });
   return errs;
 }
 
-/** validateContainerCommon: name, image, ports and resources of one container. */
-function validateContainer(c: JsonObject | undefined, path: string, opts: PodSpecOptions): FieldError[] {
+/** validatePodDNSConfig: dnsPolicy None needs nameservers; limits on nameservers and searches. */
+function validateDNSConfig(spec: JsonObject | undefined, path: string): FieldError[] {
+  const config = objectAt(spec, 'dnsConfig');
+  if (spec?.dnsPolicy === 'None') {
+    if (!config) return [required(path, 'must provide `dnsConfig` when `dnsPolicy` is None')];
+    if (arrayAt(config, 'nameservers').length === 0) return [required(childPath(path, 'nameservers'), 'must provide at least one DNS nameserver when `dnsPolicy` is None')];
+  }
+  if (!config) return [];
   const errs: FieldError[] = [];
-  const name = stringAt(c, 'name');
-  if (!name) errs.push(required(childPath(path, 'name'), ''));
-  else for (const m of isDNS1123Label(name)) errs.push(invalid(childPath(path, 'name'), name, m));
-  const image = stringAt(c, 'image');
-  if (!image) errs.push(required(childPath(path, 'image'), ''));
-  else if (opts.isPod && image.trim() !== image) errs.push(invalid(childPath(path, 'image'), image, 'must not have leading or trailing whitespace'));
-  errs.push(...validateContainerPorts(arrayAt(c, 'ports'), childPath(path, 'ports')));
-  errs.push(...validateResourceRequirements(objectAt(c, 'resources'), childPath(path, 'resources')));
+  const nameservers = arrayAt(config, 'nameservers');
+  if (nameservers.length > 3) errs.push(invalid(childPath(path, 'nameservers'), nameservers, 'must not have more than 3 nameservers'));
+  nameservers.forEach((ns, i) => errs.push(...validateIP(indexPath(childPath(path, 'nameservers'), i), String(ns))));
+  const searches = arrayAt(config, 'searches').map(String);
+  if (searches.length > 32) errs.push(invalid(childPath(path, 'searches'), searches, 'must not have more than 32 search paths'));
+  if (searches.join(' ').length > 2048) {
+    errs.push(invalid(childPath(path, 'searches'), searches, 'must not have more than 2048 characters (including spaces) in the search list'));
+  }
+  searches.forEach((s, i) => {
+    const name = s.replace(/\.$/, '');
+    errs.push(...isDNS1123Subdomain(name).map((m) => invalid(indexPath(childPath(path, 'searches'), i), name, m)));
+  });
+  arrayAt(config, 'options').forEach((o, i) => {
+    if (!stringAt(asObject(o), 'name')) errs.push(required(indexPath(childPath(path, 'options'), i), 'must not be empty'));
+  });
+  return errs;
+}
+
+/** The gates and references of a spec: scheduling and readiness gates, pull secrets. */
+function validateGatesAndRefs(spec: JsonObject | undefined, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  arrayAt(spec, 'imagePullSecrets').forEach((s, i) => {
+    const ref = asObject(s) ?? {};
+    if (Object.keys(ref).some((k) => k !== 'name')) errs.push(invalid(indexPath(childPath(path, 'imagePullSecrets'), i), ref, 'only name may be set'));
+  });
+  arrayAt(spec, 'readinessGates').forEach((g, i) => {
+    const type = stringAt(asObject(g), 'conditionType');
+    const p = childPath(indexPath(childPath(path, 'readinessGates'), i), 'conditionType');
+    errs.push(...isQualifiedName(type).map((m) => invalid(p, type, m)));
+  });
+  const seen = new Set<string>();
+  arrayAt(spec, 'schedulingGates').forEach((g, i) => {
+    const name = stringAt(asObject(g), 'name');
+    const p = indexPath(childPath(path, 'schedulingGates'), i);
+    errs.push(...isQualifiedName(name).map((m) => invalid(p, name, m)));
+    if (seen.has(name)) errs.push(duplicate(p, name));
+    seen.add(name);
+  });
+  return errs;
+}
+
+/** The names a spec refers to: service account, node, priority class, hostname, subdomain. */
+function validateNames(spec: JsonObject | undefined, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  for (const [key, check] of [
+    ['serviceAccountName', isDNS1123Subdomain],
+    ['nodeName', isDNS1123Subdomain],
+    ['hostname', isDNS1123Label],
+    ['subdomain', isDNS1123Label],
+    ['priorityClassName', isDNS1123Subdomain],
+  ] as const) {
+    const v = stringAt(spec, key);
+    if (v) errs.push(...check(v).map((m) => invalid(childPath(path, key), v, m)));
+  }
   return errs;
 }
 
 /** Validates a pod spec at path (e.g. `spec` or `spec.template.spec`). Never mutates. */
 export function validatePodSpec(spec: JsonObject | undefined, path: string, opts: PodSpecOptions): FieldError[] {
-  const errs: FieldError[] = [];
+  const grace = spec?.terminationGracePeriodSeconds;
+  const { errs, names: volumes } = validateVolumes(arrayAt(spec, 'volumes'), childPath(path, 'volumes'));
+  const ctx = { volumes, gracePeriod: typeof grace === 'number' ? grace : undefined };
   const containers = arrayAt(spec, 'containers');
-  const containersPath = childPath(path, 'containers');
-  const names = new Set<string>();
-  if (containers.length === 0) errs.push(required(containersPath, ''));
-  containers.forEach((raw, i) => {
-    const c = asObject(raw);
-    const p = indexPath(containersPath, i);
-    errs.push(...validateContainer(c, p, opts));
-    const name = stringAt(c, 'name');
-    if (names.has(name)) errs.push(duplicate(childPath(p, 'name'), name));
-    else names.add(name);
-  });
-  const initPath = childPath(path, 'initContainers');
-  arrayAt(spec, 'initContainers').forEach((raw, i) => {
-    const c = asObject(raw);
-    const p = indexPath(initPath, i);
-    errs.push(...validateContainer(c, p, opts));
-    // Init container names must differ from regular containers' and from each other.
-    const name = stringAt(c, 'name');
-    if (names.has(name)) errs.push(duplicate(childPath(p, 'name'), name));
-    else if (name) names.add(name);
-  });
+  const inits = arrayAt(spec, 'initContainers');
+  errs.push(...validateContainers(containers, ctx, childPath(path, 'containers')));
+  errs.push(...validateInitContainers(inits, containers, ctx, childPath(path, 'initContainers')));
+  errs.push(...validateEphemeralContainers(arrayAt(spec, 'ephemeralContainers'), containers, inits, ctx, childPath(path, 'ephemeralContainers')));
+  errs.push(...validateHostNetworkDeps(spec, path, opts));
   const restartPolicy = spec?.restartPolicy;
-  if (restartPolicy !== undefined && restartPolicy !== null && restartPolicy !== '' && !restartPolicies.includes(restartPolicy as string)) {
+  if (present(restartPolicy) && !restartPolicies.includes(restartPolicy as string)) {
     errs.push(notSupported(childPath(path, 'restartPolicy'), restartPolicy, restartPolicies));
   }
+  const dnsPolicy = spec?.dnsPolicy;
+  if (present(dnsPolicy) && !dnsPolicies.includes(dnsPolicy as string)) errs.push(notSupported(childPath(path, 'dnsPolicy'), dnsPolicy, dnsPolicies));
+  const nodeSelector = objectAt(spec, 'nodeSelector');
+  if (nodeSelector) errs.push(...validateLabels(nodeSelector as Record<string, string>, childPath(path, 'nodeSelector')));
+  errs.push(...validateDNSConfig(spec, childPath(path, 'dnsConfig')));
+  errs.push(...validateGatesAndRefs(spec, path));
+  errs.push(...validateNames(spec, path));
   const ads = spec?.activeDeadlineSeconds;
   if (ads !== undefined && ads !== null && (typeof ads !== 'number' || ads < 1 || ads > maxInt32)) {
     errs.push(invalid(childPath(path, 'activeDeadlineSeconds'), ads, inclusiveRangeError(1, maxInt32)));
+  }
+  const overhead = objectAt(spec, 'overhead');
+  if (overhead) errs.push(...validateResourceRequirements({ limits: overhead }, childPath(path, 'overhead')));
+  if (opts.isPod) {
+    containers.forEach((c, i) => errs.push(...validateContainerOnlyForPod(asObject(c) ?? {}, indexPath(childPath(path, 'containers'), i))));
+    inits.forEach((c, i) => errs.push(...validateContainerOnlyForPod(asObject(c) ?? {}, indexPath(childPath(path, 'initContainers'), i))));
   }
   return errs;
 }

@@ -1,7 +1,8 @@
 /**
  * What a pod update may change in spec (kube's ValidatePodUpdate): container and init container
  * images, activeDeadlineSeconds (set, or lowered), additions to tolerations, removals of
- * scheduling gates, and terminationGracePeriodSeconds from negative to 1. Anything else is
+ * scheduling gates, additions to a gated pod's nodeSelector, and terminationGracePeriodSeconds
+ * from negative to 1. Anything else is
  * Forbidden with kube's "pod updates may not change fields other than ..." text.
  */
 import { childPath, forbidden, indexPath, invalid, required, type FieldError } from '../../../validation/field-error.js';
@@ -110,6 +111,16 @@ export function validatePodSpecUpdate(next: JsonObject, prev: JsonObject): Field
   for (const key of ['activeDeadlineSeconds', 'schedulingGates', 'tolerations']) {
     if (prev[key] === undefined) delete munged[key];
     else munged[key] = prev[key];
+  }
+  // A gated pod may gain node selector terms (never lose or change them) before it is scheduled.
+  if (arrayAt(prev, 'schedulingGates').length > 0 && !semanticEqual(munged.nodeSelector, prev.nodeSelector)) {
+    const next = asObject(munged.nodeSelector) ?? {};
+    const removedOrChanged = Object.entries(asObject(prev.nodeSelector) ?? {}).some(([k, v]) => next[k] !== v);
+    if (removedOrChanged) {
+      errs.push(invalid(childPath(specPath, 'nodeSelector'), next, 'only additions to spec.nodeSelector are allowed (no mutations or deletions)'));
+    }
+    if (prev.nodeSelector === undefined) delete munged.nodeSelector;
+    else munged.nodeSelector = prev.nodeSelector;
   }
   const oldGrace = prev.terminationGracePeriodSeconds;
   if (typeof oldGrace === 'number' && oldGrace < 0 && munged.terminationGracePeriodSeconds === 1) munged.terminationGracePeriodSeconds = oldGrace;

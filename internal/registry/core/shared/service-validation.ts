@@ -88,6 +88,57 @@ function validateClusterIPs(spec: JsonObject | undefined): FieldError[] {
   return errs;
 }
 
+const trafficPolicies = ['Cluster', 'Local'];
+/** core.MaxClientIPServiceAffinitySeconds: one day. */
+const maxClientIPAffinitySeconds = 86400;
+
+/** ExternallyAccessible: NodePort and LoadBalancer services, and ClusterIP services with external IPs. */
+function externallyAccessible(spec: JsonObject | undefined): boolean {
+  const type = serviceType(spec);
+  return type === 'LoadBalancer' || type === 'NodePort' || (type === 'ClusterIP' && arrayAt(spec, 'externalIPs').length > 0);
+}
+
+const present = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
+
+/** validateClientIPAffinityConfig and the None rule: the config exists exactly when affinity is ClientIP. */
+function validateSessionAffinityConfig(spec: JsonObject | undefined): FieldError[] {
+  const path = 'spec.sessionAffinityConfig';
+  const config = spec?.sessionAffinityConfig;
+  if (spec?.sessionAffinity === 'None') return present(config) ? [forbidden(path, 'must not be set when session affinity is None')] : [];
+  if (spec?.sessionAffinity !== 'ClientIP') return [];
+  const detail = 'when session affinity type is ClientIP';
+  if (!asObject(config)) return [required(path, detail)];
+  const clientIP = asObject(asObject(config)?.clientIP);
+  if (!clientIP) return [required(childPath(path, 'clientIP'), detail)];
+  const timeout = clientIP.timeoutSeconds;
+  const timeoutPath = childPath(path, 'clientIP', 'timeoutSeconds');
+  if (timeout === undefined || timeout === null) return [required(timeoutPath, detail)];
+  if (typeof timeout !== 'number' || timeout <= 0 || timeout > maxClientIPAffinitySeconds) {
+    return [invalid(timeoutPath, timeout, `must be greater than 0 and less than ${maxClientIPAffinitySeconds}`)];
+  }
+  return [];
+}
+
+/** validateServiceExternalTrafficPolicy and validateServiceInternalTrafficFieldsValue, for values present. */
+function validateTrafficPolicies(spec: JsonObject | undefined): FieldError[] {
+  const errs: FieldError[] = [];
+  const etp = spec?.externalTrafficPolicy;
+  if (!externallyAccessible(spec)) {
+    if (present(etp)) errs.push(invalid('spec.externalTrafficPolicy', etp, 'may only be set for externally-accessible services'));
+  } else if (present(etp) && !trafficPolicies.includes(etp as string)) {
+    errs.push(notSupported('spec.externalTrafficPolicy', etp, trafficPolicies));
+  }
+  const hc = spec?.healthCheckNodePort;
+  if (typeof hc === 'number' && hc !== 0) {
+    if (serviceType(spec) !== 'LoadBalancer' || etp !== 'Local') {
+      errs.push(invalid('spec.healthCheckNodePort', hc, "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"));
+    } else errs.push(...isValidPortNum(hc).map((m) => invalid('spec.healthCheckNodePort', hc, m)));
+  }
+  const itp = spec?.internalTrafficPolicy;
+  if (present(itp) && !trafficPolicies.includes(itp as string)) errs.push(notSupported('spec.internalTrafficPolicy', itp, trafficPolicies));
+  return errs;
+}
+
 /** ValidateService without metadata. Never mutates. */
 export function validateService(obj: KubeObject): FieldError[] {
   const spec = asObject(obj.spec);
@@ -118,6 +169,8 @@ export function validateService(obj: KubeObject): FieldError[] {
   if (affinity !== undefined && affinity !== null && affinity !== '' && !sessionAffinities.includes(affinity as string)) {
     errs.push(notSupported('spec.sessionAffinity', affinity, sessionAffinities));
   }
+  errs.push(...validateSessionAffinityConfig(spec));
+  errs.push(...validateTrafficPolicies(spec));
   errs.push(...validateClusterIPs(spec));
   arrayAt(spec, 'externalIPs').forEach((ip, i) => {
     const p = indexPath('spec.externalIPs', i);

@@ -1,0 +1,33 @@
+/**
+ * StatefulSet rules (kube's pkg/registry/apps/statefulset): status reset on create and written
+ * only through statefulsets/status, generation tracking, dependents deleted by default, and the
+ * selector (with the rest of the spec outside a few fields) fixed after creation.
+ */
+import type { StatusStrategy } from '../../generic/strategy.js';
+import { takeAllButStatusFrom } from '../../core/shared/status-write.js';
+import { podNameWarnings } from '../../shared/name-warnings.js';
+import { defineStrategy } from '../../shared/strategy-factory.js';
+import { validateStatefulSet, validateStatefulSetStatus, validateStatefulSetUpdate } from './validation.js';
+
+/** The StatefulSet strategy. */
+export const statefulSetStrategy = defineStrategy({
+  namespaced: true,
+  tracksGeneration: true,
+  hasStatus: true,
+  // replicas and availableReplicas have no omitempty in apps/v1 StatefulSetStatus.
+  initialStatus: () => ({ availableReplicas: 0, replicas: 0 }),
+  defaultGarbageCollectionPolicy: 'DeleteDependents',
+  validate: (obj) => validateStatefulSet(obj),
+  validateUpdate: (obj, old) => validateStatefulSetUpdate(obj, old),
+  warningsOnCreate: (_ctx, obj) => podNameWarnings(obj),
+});
+
+/** statefulsets/status: only status changes. */
+export const statefulSetStatusStrategy: StatusStrategy = {
+  prepareForUpdate(_ctx, obj, old) {
+    takeAllButStatusFrom(obj, old);
+  },
+  validateUpdate(_ctx, obj) {
+    return validateStatefulSetStatus(obj);
+  },
+};

@@ -1,0 +1,28 @@
+/**
+ * The clusterrolebindings resource of rbac.authorization.k8s.io/v1, stored under
+ * /clusterrolebindings/<name>: a ClusterRole reference that never changes, and subjects (service
+ * accounts with their namespace). roleRef.apiGroup and subject apiGroups are defaulted.
+ */
+import { defineResourceModule } from '../../shared/resource-module.js';
+import { defineStrategy } from '../../shared/strategy-factory.js';
+import { defaultBinding, validateBinding, validateRoleRefUnchanged } from '../shared/validation.js';
+
+/** The ClusterRoleBinding strategy (kube's pkg/registry/rbac/clusterrolebinding). */
+export const clusterRoleBindingStrategy = defineStrategy({
+  namespaced: false,
+  allowCreateOnUpdate: true,
+  nameValidation: 'path-segment',
+  validate: (obj) => validateBinding(obj, false),
+  validateUpdate: (obj, old) => [...validateBinding(obj, false), ...validateRoleRefUnchanged(obj, old)],
+});
+
+/** Builds the rbac.authorization.k8s.io/v1 clusterrolebindings registration. */
+export const clusterRoleBindingsModule = defineResourceModule({
+  group: 'rbac.authorization.k8s.io',
+  resource: 'clusterrolebindings',
+  kind: 'ClusterRoleBinding',
+  keyPrefix: '/clusterrolebindings',
+  storageVersion: 'v1',
+  strategy: clusterRoleBindingStrategy,
+  versions: [{ version: 'v1', defaulter: defaultBinding }],
+});
