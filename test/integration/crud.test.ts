@@ -137,6 +137,27 @@ describe('create and get', () => {
     assert.match(forced.json().message, /force: Forbidden: may not be specified for non-apply patch/);
   });
 
+  it('unknown fields: pruned with a warning by default, refused with Strict, dropped silently with Ignore', async () => {
+    const body = { ...cm('unknown-warn'), bogus: 1, metadata: { name: 'unknown-warn', extra: true } };
+    const warn = await fx.request('POST', cms, { body });
+    assert.equal(warn.status, 201, warn.text);
+    assert.equal(warn.headers.warning, '299 - "unknown field \\"metadata.extra\\"", 299 - "unknown field \\"bogus\\""');
+    assert.equal(warn.json().bogus, undefined);
+    const strict = await fx.request('POST', `${cms}?fieldValidation=Strict`, { body: { ...body, metadata: { name: 'unknown-strict', extra: true } } });
+    assert.equal(strict.status, 400);
+    assert.equal(strict.json().message, 'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "metadata.extra", unknown field "bogus"');
+    assert.equal((await fx.request('GET', `${cms}/unknown-strict`)).status, 404);
+    const ignore = await fx.request('POST', `${cms}?fieldValidation=Ignore`, { body: { ...body, metadata: { name: 'unknown-ignore' } } });
+    assert.equal(ignore.status, 201);
+    assert.equal(ignore.headers.warning, undefined);
+  });
+
+  it('a value of the wrong type is 400 with Go\'s decode message', async () => {
+    const res = await fx.request('POST', cms, { body: { metadata: { name: 'typed' }, data: { a: 5 } } });
+    assert.equal(res.status, 400);
+    assert.equal(res.json().message, 'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string');
+  });
+
   it('GET of a missing object is 404 with kube details', async () => {
     const res = await fx.request('GET', `${cms}/missing`);
     assert.equal(res.status, 404);
