@@ -66,6 +66,7 @@ export class Quantity {
     return this.mantissa === 0n ? 0 : this.mantissa < 0n ? -1 : 1;
   }
 
+  /** True for a zero value (of any format). */
   isZero(): boolean {
     return this.mantissa === 0n;
   }

@@ -23,7 +23,7 @@ import type {
   WriteOptions,
 } from '../../interface.js';
 import type { RegistryDeps, ResourceRegistration } from '../../registration.js';
-import { namespaceFinalizeStrategy, namespaceStrategy, specFinalizers } from './strategy.js';
+import { defaultNamespace, namespaceFinalizeStrategy, namespaceStrategy, specFinalizers } from './strategy.js';
 
 function gcFinalizerWanted(opts: DeleteOptions, current: readonly string[]): { orphan: boolean; foreground: boolean } {
   if (opts.orphanDependents !== undefined) return { orphan: opts.orphanDependents, foreground: false };
@@ -104,6 +104,7 @@ export function namespacesModule(deps: RegistryDeps): ResourceRegistration[] {
       main: new NamespaceStore(store),
       subresources: { status: new StatusStore(store), finalize: new StatusStore(store, namespaceFinalizeStrategy) },
       selectableFields: namespaceStrategy.selectableFields,
+      defaulter: defaultNamespace,
     },
   ];
 }

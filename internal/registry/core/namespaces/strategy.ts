@@ -39,6 +39,13 @@ function validateSpecFinalizers(ns: KubeObject): FieldError[] {
   return errs;
 }
 
+/** kube's SetDefaults_Namespace and SetDefaults_NamespaceStatus: the name label, and phase Active when empty. */
+export function defaultNamespace(obj: KubeObject): void {
+  if (obj.metadata.name) obj.metadata.labels = { ...(obj.metadata.labels ?? {}), [metadataNameLabel]: obj.metadata.name };
+  const status = (typeof obj.status === 'object' && obj.status !== null ? obj.status : (obj.status = {})) as { phase?: string };
+  if (!status.phase) status.phase = 'Active';
+}
+
 /** The namespaces strategy. */
 export const namespaceStrategy = {
   namespaced: false,

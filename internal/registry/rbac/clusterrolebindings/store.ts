@@ -4,17 +4,8 @@
  * accounts with their namespace). roleRef.apiGroup and subject apiGroups are defaulted.
  */
 import { defineResourceModule } from '../../shared/resource-module.js';
-import { defineStrategy } from '../../shared/strategy-factory.js';
-import { defaultBinding, validateBinding, validateRoleRefUnchanged } from '../shared/validation.js';
-
-/** The ClusterRoleBinding strategy (kube's pkg/registry/rbac/clusterrolebinding). */
-export const clusterRoleBindingStrategy = defineStrategy({
-  namespaced: false,
-  allowCreateOnUpdate: true,
-  nameValidation: 'path-segment',
-  validate: (obj) => validateBinding(obj, false),
-  validateUpdate: (obj, old) => [...validateBinding(obj, false), ...validateRoleRefUnchanged(obj, old)],
-});
+import { defaultBinding } from '../shared/validation.js';
+import { clusterRoleBindingStrategy } from './strategy.js';
 
 /** Builds the rbac.authorization.k8s.io/v1 clusterrolebindings registration. */
 export const clusterRoleBindingsModule = defineResourceModule({

@@ -3,17 +3,7 @@
  * Names are path segments; rules are checked as kube's ValidateRole does; PUT may create.
  */
 import { defineResourceModule } from '../../shared/resource-module.js';
-import { defineStrategy } from '../../shared/strategy-factory.js';
-import { arrayAt } from '../../core/shared/json-value.js';
-import { validateRules } from '../shared/validation.js';
-
-/** The Role strategy (kube's pkg/registry/rbac/role). */
-export const roleStrategy = defineStrategy({
-  namespaced: true,
-  allowCreateOnUpdate: true,
-  nameValidation: 'path-segment',
-  validate: (obj) => validateRules(arrayAt(obj, 'rules'), true),
-});
+import { roleStrategy } from './strategy.js';
 
 /** Builds the rbac.authorization.k8s.io/v1 roles registration. */
 export const rolesModule = defineResourceModule({
