@@ -44,6 +44,8 @@ export function defaultContainer(c: Record<string, unknown>): void {
     if (isEmptyString(port.protocol)) port.protocol = 'TCP';
   }
   for (const env of objectsIn(c, 'env')) defaultObjectFieldSelector(childObject(childObject(env, 'valueFrom'), 'fieldRef'));
+  // ResourceRequirements is a Go value, not a pointer: kube always writes it, empty as {}.
+  if (c.resources === undefined || c.resources === null) c.resources = {};
   const resources = childObject(c, 'resources');
   defaultResourceList(resources?.limits);
   defaultResourceList(resources?.requests);

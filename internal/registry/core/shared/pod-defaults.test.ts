@@ -17,6 +17,7 @@ describe('defaultPod (SetObjectDefaults_Pod)', () => {
             imagePullPolicy: 'Always',
             terminationMessagePath: '/dev/termination-log',
             terminationMessagePolicy: 'File',
+            resources: {},
           },
         ],
         enableServiceLinks: true,
@@ -126,6 +127,7 @@ describe('defaultPodSpec: containers', () => {
       imagePullPolicy: 'IfNotPresent',
       terminationMessagePath: '/dev/termination-log',
       terminationMessagePolicy: 'File',
+      resources: {},
     });
   });
 });
