@@ -75,12 +75,13 @@ export function beforeCreate(strategy: Strategy, kind: KindInfo, ctx: RequestCon
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
   delete meta.selfLink;
-  strategy.prepareForCreate(ctx, obj);
+  // As in kube, identity comes first: a strategy may build on the uid and the generated name.
   meta.uid = randomUUID();
   meta.creationTimestamp = metaTime();
+  if (meta.generateName && !meta.name) meta.name = generateName(meta.generateName);
+  strategy.prepareForCreate(ctx, obj);
   if (strategy.tracksGeneration) meta.generation = 1;
   else delete meta.generation;
-  if (meta.generateName && !meta.name) meta.name = generateName(meta.generateName);
   const errs = [...validateObjectMeta(meta, strategy.namespaced, nameValidatorFor(strategy.nameValidation)), ...strategy.validate(ctx, obj)];
   errs.push(...schemaErrors(obj, errs));
   const err = invalidError(kind, meta.name ?? '', errs);

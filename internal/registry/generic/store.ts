@@ -22,7 +22,7 @@ import type {
 } from '../interface.js';
 import { deleteObject } from './delete.js';
 import { noFinish, type FinishFunc, type StoreHooks } from './hooks.js';
-import { beforeCreate, beforeUpdate, generateName, type KindInfo } from './object-meta.js';
+import { beforeCreate, beforeUpdate, type KindInfo } from './object-meta.js';
 import type { Strategy } from './strategy.js';
 import { interpretStorageError } from './storage-errors.js';
 
@@ -142,38 +142,40 @@ export class GenericStore implements RestStorage {
     }
   }
 
-  async create(ctx: RequestContext, obj: KubeObject, opts: WriteOptions, validate?: ValidateObjectFunc): Promise<KubeObject> {
+  async create(ctx: RequestContext, input: KubeObject, opts: WriteOptions, validate?: ValidateObjectFunc): Promise<KubeObject> {
     const ns = ctx.requestInfo.namespace;
-    if (obj.metadata.resourceVersion) {
+    if (input.metadata.resourceVersion) {
       // kube answers this with a reasonless 500; it is the client's mistake, so Capstan says 400.
       throw newBadRequest('resourceVersion should not be set on objects to be created');
     }
-    const generated = Boolean(obj.metadata.generateName && !obj.metadata.name);
-    beforeCreate(this.strategy, this.kind, ctx, obj, ns);
-    await validate?.(ctx, structuredClone(obj), undefined);
-    const finish = this.hooks.beginCreate ? await this.hooks.beginCreate(ctx, obj, opts.dryRun) : noFinish;
-    if (opts.dryRun) {
-      await finish(false);
-      return obj;
-    }
+    const generated = Boolean(input.metadata.generateName && !input.metadata.name);
+    // A generated name that clashes starts the whole create again from the request, as kube's
+    // RetryGenerateName does, so whatever was derived from the name (labels, selectors) follows.
+    const pristine = generated ? structuredClone(input) : undefined;
     for (let attempt = 0; ; attempt++) {
+      const obj = attempt === 0 || !pristine ? input : structuredClone(pristine);
+      beforeCreate(this.strategy, this.kind, ctx, obj, ns);
+      await validate?.(ctx, structuredClone(obj), undefined);
+      const finish = this.hooks.beginCreate ? await this.hooks.beginCreate(ctx, obj, opts.dryRun) : noFinish;
+      if (opts.dryRun) {
+        await finish(false);
+        return obj;
+      }
       const name = obj.metadata.name ?? '';
       try {
         const created = await this.storage.create(this.objectKey(obj.metadata.namespace ?? '', name), obj);
         await finish(true);
         return created;
       } catch (err) {
-        if (!(generated && isStorageError(err, 'KeyExists') && attempt < generateNameRetries)) await finish(false);
-        if (generated && isStorageError(err, 'KeyExists') && attempt < generateNameRetries) {
-          obj.metadata.name = generateName(obj.metadata.generateName ?? '');
-          continue;
-        }
+        await finish(false);
+        if (generated && isStorageError(err, 'KeyExists') && attempt < generateNameRetries) continue;
         const status = interpretStorageError(err, this.gr, name, 'create');
         if (hasReason(status, 'AlreadyExists')) await this.markIfBeingDeleted(status as Error, obj);
         throw status;
       }
     }
   }
+
 
   /** Prefixes "object is being deleted: " to AlreadyExists when the existing object is terminating, as kube does. */
   private async markIfBeingDeleted(err: Error, obj: KubeObject): Promise<void> {

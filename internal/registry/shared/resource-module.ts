@@ -44,6 +44,8 @@ export interface ResourceDefinition {
   /** Further plain-storage subresources built over the store (certificatesigningrequests/approval). */
   readonly subresources?: (store: GenericStore) => Record<string, RestStorage>;
   readonly hooks?: StoreHooks;
+  /** Wraps the main resource's storage (kube's per-resource REST overrides, such as the Job delete warning). */
+  readonly decorateMain?: (store: GenericStore) => RestStorage;
 }
 
 /** Builds the registrations of a definition over one shared store. Throws on an inconsistent definition. */
@@ -53,6 +55,7 @@ export function buildRegistrations(def: ResourceDefinition, store: GenericStore)
   if (def.scale) subresources.scale = new ScaleStore(store, def.scale);
   Object.assign(subresources, def.subresources?.(store) ?? {});
   const storedAs = { apiVersion: apiVersionOf(def.group, def.storageVersion), kind: def.kind };
+  const main = def.decorateMain ? def.decorateMain(store) : store;
   return def.versions.map((v) => {
     if (v.version !== def.storageVersion && !v.conversion) {
       throw new Error(`${def.group}/${v.version} ${def.resource}: a version other than the storage version needs a conversion`);
@@ -63,7 +66,7 @@ export function buildRegistrations(def: ResourceDefinition, store: GenericStore)
       version: v.version,
       resource: def.resource,
       namespaced: def.strategy.namespaced,
-      main: store,
+      main,
       subresources,
       selectableFields: v.selectableFields ?? def.strategy.selectableFields,
       ...(conversion ? { conversion, storedAs } : {}),

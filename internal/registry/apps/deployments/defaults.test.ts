@@ -26,6 +26,7 @@ describe('defaultDeployment (SetObjectDefaults_Deployment)', () => {
               imagePullPolicy: 'IfNotPresent',
               terminationMessagePath: '/dev/termination-log',
               terminationMessagePolicy: 'File',
+              resources: {},
             },
           ],
           dnsPolicy: 'ClusterFirst',

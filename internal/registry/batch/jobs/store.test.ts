@@ -87,12 +87,20 @@ describe('jobs store (etcd)', () => {
     assert.equal(main.metadata.generation, 2);
   });
 
-  it('orphans pods by default and selects by status.successful', async () => {
+  it('orphans pods by default (with kube\'s warning) and selects by status.successful', async () => {
     const { regs } = setupModule(fx, jobsModule);
     const reg = versionOf(regs, 'v1');
     await createVia(reg, structuredClone(pi));
-    const res = await reg.main.delete?.(contextFor(reg, 'DELETE'), 'pi', deleteOptions());
+    const ctx = contextFor(reg, 'DELETE');
+    const res = await reg.main.delete?.(ctx, 'pi', deleteOptions());
     assert.deepEqual(res?.object.metadata.finalizers, ['orphan']);
+    assert.deepEqual(ctx.warnings, [
+      'child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning',
+    ]);
+    await createVia(reg, { ...structuredClone(pi), metadata: { name: 'quiet' } });
+    const quiet = contextFor(reg, 'DELETE');
+    await reg.main.delete?.(quiet, 'quiet', deleteOptions({ propagationPolicy: 'Background' }));
+    assert.deepEqual(quiet.warnings, []);
     assert.deepEqual(reg.selectableFields.values?.({ metadata: {}, status: { succeeded: 2 } }), { 'status.successful': '2' });
     assert.ok(await getVia(reg, 'pi'));
   });

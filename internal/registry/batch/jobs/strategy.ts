@@ -8,7 +8,6 @@ import type { KubeObject } from '../../../../api/meta/types.js';
 import type { SelectableFields, StatusStrategy } from '../../generic/strategy.js';
 import { asObject, objectAt, type JsonObject } from '../../core/shared/json-value.js';
 import { takeAllButStatusFrom } from '../../core/shared/status-write.js';
-import { claimIdentity, settleIdentity } from '../../shared/create-identity.js';
 import { podNameWarnings } from '../../shared/name-warnings.js';
 import { defineStrategy } from '../../shared/strategy-factory.js';
 import {
@@ -60,7 +59,7 @@ export const jobStrategy = defineStrategy({
   defaultGarbageCollectionPolicy: 'OrphanDependents',
   selectableFields: jobSelectableFields,
   prepareForCreate(_ctx, obj) {
-    const { name, uid } = claimIdentity(obj);
+    const { name = '', uid = '' } = obj.metadata;
     if (asObject(obj.spec)?.manualSelector !== true) generateSelector(obj, name, uid);
     // kube defaults a label-less job's labels from the template again when reading it back.
     const templateLabels = objectAt(objectAt(objectAt(asObject(obj.spec), 'template'), 'metadata'), 'labels');
@@ -69,7 +68,6 @@ export const jobStrategy = defineStrategy({
   validate: (obj) => validateJob(obj),
   validateUpdate: (obj, old) => validateJobUpdate(obj, old),
   warningsOnCreate: (_ctx, obj) => podNameWarnings(obj),
-  canonicalize: settleIdentity,
 });
 
 /** jobs/status: only status changes. */

@@ -13,7 +13,6 @@ import { asObject, numberAt, objectAt, stringAt, type JsonObject } from '../../c
 import { semanticEqual } from '../../core/shared/semantic-equal.js';
 import { selectorMismatchMsg, templateLabels, validatePodTemplateSpec } from '../../shared/pod-template-validation.js';
 import { checkLabelSelector } from '../../shared/selector-validation.js';
-import { effectiveUid } from '../../shared/create-identity.js';
 
 /** The labels a generated selector relies on (batch.LegacyJobNameLabel ... batch.ControllerUidLabel). */
 export const legacyJobNameLabel = 'job-name';
@@ -45,7 +44,7 @@ function validateGeneratedSelector(obj: KubeObject, requirePrefixed: boolean): F
   const labels = objectAt(objectAt(template, 'metadata'), 'labels') as Record<string, string> | undefined;
   if (!labels) return [];
   const errs: FieldError[] = [];
-  const uid = effectiveUid(obj);
+  const uid = obj.metadata.uid ?? '';
   const name = obj.metadata.name ?? '';
   if (!uid) errs.push(required('metadata.uid', ''));
   const selector = objectAt(s, 'selector');

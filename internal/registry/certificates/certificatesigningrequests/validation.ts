@@ -5,8 +5,10 @@
  * Approved, Denied and Failed are True, Approved and Denied exclude each other, and an update
  * never removes or changes one of them.
  */
-import type { KubeObject } from '../../../../api/meta/types.js';
+// @peculiar/x509 needs the Reflect metadata polyfill loaded first.
+import 'reflect-metadata';
 import { Pkcs10CertificateRequest } from '@peculiar/x509';
+import type { KubeObject } from '../../../../api/meta/types.js';
 import { duplicate, forbidden, indexPath, invalid, notSupported, required, type FieldError } from '../../../validation/field-error.js';
 import { arrayAt, asObject, numberAt, stringAt, type JsonObject } from '../../core/shared/json-value.js';
 import { semanticEqual } from '../../core/shared/semantic-equal.js';

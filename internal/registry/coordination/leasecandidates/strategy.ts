@@ -48,6 +48,9 @@ export function validateLeaseCandidate(obj: KubeObject): FieldError[] {
 /** The LeaseCandidate strategy. */
 export const leaseCandidateStrategy = defineStrategy({
   namespaced: true,
+  // As for Leases: candidates may be created by PUT, and every update names the version it read.
+  allowCreateOnUpdate: true,
+  allowUnconditionalUpdate: false,
   selectableFields: leaseCandidateFields,
   validate: validateLeaseCandidate,
 });

@@ -1,6 +1,6 @@
 /**
- * The limitranges resource of core/v1, stored under /limitranges/<namespace>/<name>. A
- * LimitRange can be created by PUT (kube's AllowCreateOnUpdate is true for it).
+ * LimitRange rules (kube's pkg/registry/core/limitrange): PUT may create, and items are checked
+ * by ValidateLimitRange; core/v1 defaulting fills container defaults from max and min.
  */
 import type { KubeObject } from '../../../../api/meta/types.js';
 import { childObject, objectsIn } from '../shared/defaults-values.js';

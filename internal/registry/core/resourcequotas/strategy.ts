@@ -1,6 +1,7 @@
 /**
- * The resourcequotas resource of core/v1, stored under /resourcequotas/<namespace>/<name>, with
- * resourcequotas/status. Status starts empty and is written only through the subresource.
+ * ResourceQuota rules (kube's pkg/registry/core/resourcequota): status starts empty and is
+ * written only through resourcequotas/status; hard limits and scopes are checked by
+ * ValidateResourceQuota; quantities are defaulted to canonical form.
  */
 import type { KubeObject } from '../../../../api/meta/types.js';
 import type { StatusStrategy } from '../../generic/strategy.js';

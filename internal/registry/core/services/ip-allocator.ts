@@ -1,7 +1,7 @@
 /**
  * ClusterIP allocation from --service-cluster-ip-range, kept in etcd as kube 1.33 keeps it: one
  * networking.k8s.io/v1 IPAddress object per allocated address (key /ipaddresses/<ip>), created
- * with a create-only transaction, so two API servers can never hand out the same address.
+ * (stored as v1beta1, the 1.33 storage version) with a create-only transaction, so two API servers can never hand out the same address.
  */
 import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
@@ -119,7 +119,7 @@ export class ClusterIPAllocator {
   private ipAddressObject(ip: string, owner: IPOwner): KubeObject {
     return {
       kind: 'IPAddress',
-      apiVersion: 'networking.k8s.io/v1',
+      apiVersion: 'networking.k8s.io/v1beta1',
       metadata: {
         name: ip,
         uid: randomUUID(),

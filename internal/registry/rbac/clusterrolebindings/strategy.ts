@@ -1,7 +1,7 @@
 /**
- * The clusterrolebindings resource of rbac.authorization.k8s.io/v1, stored under
- * /clusterrolebindings/<name>: a ClusterRole reference that never changes, and subjects (service
- * accounts with their namespace). roleRef.apiGroup and subject apiGroups are defaulted.
+ * ClusterRoleBinding rules (kube's pkg/registry/rbac/clusterrolebinding): a ClusterRole
+ * reference that never changes, subjects (service accounts with their namespace), path-segment
+ * names, and PUT may create.
  */
 import { defineStrategy } from '../../shared/strategy-factory.js';
 import { validateBinding, validateRoleRefUnchanged } from '../shared/validation.js';

@@ -1,6 +1,7 @@
 /**
- * The clusterroles resource of rbac.authorization.k8s.io/v1, stored under /clusterroles/<name>.
- * Rules may name non-resource URLs; an aggregation rule needs at least one valid selector.
+ * ClusterRole rules (kube's pkg/registry/rbac/clusterrole): names are path segments, policy rules
+ * may name non-resource URLs, an aggregation rule needs at least one valid selector, and PUT may
+ * create.
  */
 import type { KubeObject } from '../../../../api/meta/types.js';
 import { labelSelectorAsSelector, validateLabelSelector, type LabelSelectorObject } from '../../../selectors/label-selector-object.js';

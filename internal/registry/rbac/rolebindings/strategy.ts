@@ -1,7 +1,6 @@
 /**
- * The rolebindings resource of rbac.authorization.k8s.io/v1, stored under
- * /rolebindings/<namespace>/<name>: a Role or ClusterRole reference that never changes, and
- * User, Group or ServiceAccount subjects. roleRef.apiGroup and subject apiGroups are defaulted.
+ * RoleBinding rules (kube's pkg/registry/rbac/rolebinding): a Role or ClusterRole reference that
+ * never changes, User, Group or ServiceAccount subjects, path-segment names, and PUT may create.
  */
 import { defineStrategy } from '../../shared/strategy-factory.js';
 import { validateBinding, validateRoleRefUnchanged } from '../shared/validation.js';

@@ -1,6 +1,7 @@
 /**
- * The roles resource of rbac.authorization.k8s.io/v1, stored under /roles/<namespace>/<name>.
- * Names are path segments; rules are checked as kube's ValidateRole does; PUT may create.
+ * Role rules (kube's pkg/registry/rbac/role): names are path segments, each policy rule has
+ * verbs and API groups with resources (namespaced rules cannot name non-resource URLs), and PUT
+ * may create.
  */
 import { defineStrategy } from '../../shared/strategy-factory.js';
 import { arrayAt } from '../../core/shared/json-value.js';

@@ -1,16 +1,16 @@
 /**
  * VolumeAttributesClass rules (kube's pkg/registry/storage/volumeattributesclass): a driver name
- * and at least one parameter, both fixed after creation.
+ * (a qualified name, as a provisioner) and at least one parameter, both fixed after creation.
  */
 import type { KubeObject } from '../../../../api/meta/types.js';
 import type { FieldError } from '../../../validation/field-error.js';
 import { defineStrategy } from '../../shared/strategy-factory.js';
-import { forbidUpdate, validateCSIDriverName, validateParameters } from '../shared/validation.js';
+import { forbidUpdate, validateParameters, validateProvisioner } from '../shared/validation.js';
 
 /** ValidateVolumeAttributesClass without metadata. Never mutates. */
 export function validateVolumeAttributesClass(obj: KubeObject): FieldError[] {
   return [
-    ...validateCSIDriverName(typeof obj.driverName === 'string' ? obj.driverName : '', 'driverName'),
+    ...validateProvisioner(typeof obj.driverName === 'string' ? obj.driverName : '', 'driverName'),
     ...validateParameters(obj.parameters, false, 'parameters'),
   ];
 }

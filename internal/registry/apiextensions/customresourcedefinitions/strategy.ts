@@ -1,0 +1,56 @@
+/**
+ * CustomResourceDefinition rules (kube's apiextensions-apiserver registry): generation tracking;
+ * updates must name the resourceVersion they read;
+ * status written only through customresourcedefinitions/status, starting with the storage
+ * version recorded in storedVersions (and each new storage version added on update). Objects
+ * reach the strategy in the stored v1beta1 form and are validated as v1.
+ */
+import type { KubeObject } from '../../../../api/meta/types.js';
+import type { StatusStrategy } from '../../generic/strategy.js';
+import { arrayAt, asObject, stringAt, type JsonObject } from '../../core/shared/json-value.js';
+import { takeAllButStatusFrom } from '../../core/shared/status-write.js';
+import { defineStrategy } from '../../shared/strategy-factory.js';
+import { crdAsV1 } from './conversion.js';
+import { validateCRD, validateCRDUpdate, validateStoredVersions } from './validation.js';
+
+/** The name of the version marked storage, if any. */
+function storageVersion(obj: KubeObject): string | undefined {
+  const spec = asObject(obj.spec);
+  const v = arrayAt(spec, 'versions').map((x) => asObject(x) ?? {}).find((x) => x.storage === true);
+  if (v) return stringAt(v, 'name');
+  // A v1beta1 object without versions stores its single spec.version.
+  return arrayAt(spec, 'versions').length === 0 ? stringAt(spec, 'version') || undefined : undefined;
+}
+
+/** Appends the storage version to status.storedVersions when it is not there. Mutates obj. */
+function recordStorageVersion(obj: KubeObject): void {
+  const version = storageVersion(obj);
+  if (!version) return;
+  const status = (asObject(obj.status) ?? (obj.status = {})) as JsonObject;
+  const stored = arrayAt(status, 'storedVersions').map(String);
+  if (!stored.includes(version)) status.storedVersions = [...stored, version];
+}
+
+/** The CustomResourceDefinition strategy. */
+export const crdStrategy = defineStrategy({
+  namespaced: false,
+  allowUnconditionalUpdate: false,
+  tracksGeneration: true,
+  hasStatus: true,
+  // acceptedNames is a struct whose plural and kind are always written.
+  initialStatus: () => ({ acceptedNames: { plural: '', kind: '' } }),
+  prepareForCreate: (_ctx, obj) => recordStorageVersion(obj),
+  prepareForUpdate: (_ctx, obj) => recordStorageVersion(obj),
+  validate: (obj) => validateCRD(crdAsV1(obj)),
+  validateUpdate: (obj, old) => [...validateCRDUpdate(crdAsV1(obj), crdAsV1(old)), ...validateStoredVersions(crdAsV1(obj))],
+});
+
+/** customresourcedefinitions/status: only status changes; stored versions stay declared. */
+export const crdStatusStrategy: StatusStrategy = {
+  prepareForUpdate(_ctx, obj, old) {
+    takeAllButStatusFrom(obj, old);
+  },
+  validateUpdate(_ctx, obj) {
+    return validateStoredVersions(crdAsV1(obj));
+  },
+};
