@@ -152,6 +152,59 @@ describe('create and get', () => {
     assert.equal(ignore.headers.warning, undefined);
   });
 
+  it('repeated keys: JSON paths and YAML lines, merged with unknown fields as kube orders them', async () => {
+    const deploys = '/apis/apps/v1/namespaces/default/deployments';
+    const json = (name: string): string => `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"${name}","labels":{"app":"nginx"}},
+      "spec":{"unknown1":"val1","unknownDupe":"valDupe","unknownDupe":"valDupe2","paused":true,"paused":false,
+      "selector":{"matchLabels":{"app":"nginx"}},"template":{"metadata":{"labels":{"app":"nginx"}},
+      "spec":{"containers":[{"name":"nginx","image":"nginx:latest","unknownNested":"val1","imagePullPolicy":"Always","imagePullPolicy":"Never"}]}}}}`;
+    const warn = await fx.request('POST', deploys, { rawBody: json('dup-warn'), headers: { 'content-type': 'application/json' } });
+    assert.equal(warn.status, 201, warn.text);
+    assert.equal(
+      warn.headers.warning,
+      ['unknown field \\"spec.unknown1\\"', 'unknown field \\"spec.unknownDupe\\"', 'duplicate field \\"spec.paused\\"', 'unknown field \\"spec.template.spec.containers[0].unknownNested\\"', 'duplicate field \\"spec.template.spec.containers[0].imagePullPolicy\\"']
+        .map((w) => `299 - "${w}"`)
+        .join(', '),
+    );
+    assert.equal(warn.json().spec.paused, false, 'the last value wins');
+    const strict = await fx.request('POST', `${deploys}?fieldValidation=Strict`, { rawBody: json('dup-strict'), headers: { 'content-type': 'application/json' } });
+    assert.equal(strict.status, 400);
+    assert.match(strict.json().message, /^Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.unknown1", unknown field "spec.unknownDupe", duplicate field "spec.paused"/);
+    const yaml = [
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata:',
+      '  name: dup-yaml',
+      'spec:',
+      '  paused: true',
+      '  paused: false',
+      '  bogus: 1',
+      '  selector: {matchLabels: {app: web}}',
+      '  template: {metadata: {labels: {app: web}}, spec: {containers: [{name: c, image: i}]}}',
+    ].join('\n');
+    const ystrict = await fx.request('POST', `${deploys}?fieldValidation=Strict`, { rawBody: yaml, headers: { 'content-type': 'application/yaml' } });
+    assert.equal(ystrict.status, 400);
+    assert.equal(
+      ystrict.json().message,
+      'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: yaml: unmarshal errors:\n  line 7: key "paused" already set in map, unknown field "spec.bogus"',
+    );
+    const ywarn = await fx.request('POST', deploys, { rawBody: yaml, headers: { 'content-type': 'application/yaml' } });
+    assert.equal(ywarn.status, 201, ywarn.text);
+    assert.equal(ywarn.headers.warning, '299 - "line 7: key \\"paused\\" already set in map", 299 - "unknown field \\"spec.bogus\\""');
+    const patch = await fx.request('PATCH', `${deploys}/dup-warn?fieldValidation=Strict`, {
+      rawBody: '{"spec":{"paused":true,"paused":false,"zzz":1}}',
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    assert.equal(patch.status, 400);
+    assert.match(patch.json().message, /strict decoding error: duplicate field "spec.paused", unknown field "spec.zzz"/);
+    const jp = await fx.request('PATCH', `${deploys}/dup-warn`, {
+      rawBody: '[{"op":"replace","path":"/spec/paused","path":"/spec/paused","value":true,"foo":1}]',
+      headers: { 'content-type': 'application/json-patch+json' },
+    });
+    assert.equal(jp.status, 200, jp.text);
+    assert.equal(jp.headers.warning, '299 - "json patch unknown field \\"foo\\"", 299 - "json patch duplicate field \\"path\\""');
+  });
+
   it('a value of the wrong type is 400 with Go\'s decode message', async () => {
     const res = await fx.request('POST', cms, { body: { metadata: { name: 'typed' }, data: { a: 5 } } });
     assert.equal(res.status, 400);

@@ -8,13 +8,14 @@ import type { AdmissionChain } from '../../admission/chain.js';
 import type { AdmissionAttributes, AdmissionOperation } from '../../admission/interface.js';
 import { newBadRequest, newUnsupportedMediaType } from '../../apierrors/factories.js';
 import type { ValidateObjectFunc } from '../../registry/interface.js';
-import { addWarning, type RequestContext } from '../../request/context.js';
-import { asObject, parseBody, readBody } from '../negotiation/body.js';
+import type { RequestContext } from '../../request/context.js';
+import { asObject, parseBodyStrict, readBody, sortKeysDeep } from '../negotiation/body.js';
 import { acceptedBodyTypes, bodyEncoding, negotiateOutput, type OutputTarget } from '../negotiation/media-type.js';
 import { parseIncludeObject, toTable } from '../negotiation/table.js';
 import { encodeBody, setWarnings, wantsPretty, writeBody } from '../negotiation/writer.js';
 import { toExternal, toInternal, type ResourceScope } from '../scope.js';
-import { checkDecode, hasSchema, strictDecodingErrorMessage, unknownFieldMessages } from '../../validation/schema/index.js';
+import { checkDecode, hasSchema } from '../../validation/schema/index.js';
+import { applyFieldValidation, cannotBeHandled, orderedFieldMessages } from './field-validation.js';
 import type { FieldValidation } from './write-options.js';
 
 /** Everything a verb handler gets. */
@@ -77,24 +78,43 @@ export async function respondList(h: HandlerInput, target: OutputTarget, items: 
   await writeBody(h.req, h.res, 200, target.contentType, encodeBody(list, target.encoding, pretty));
 }
 
+/** A decoded body or patch result, with what strict decoding found before typing. */
+export interface DecodedInput {
+  readonly value: unknown;
+  /** Messages about the input itself (repeated keys in a body or patch), before unknown fields. */
+  readonly preMessages?: readonly string[];
+  /** JSON paths of repeated keys of the object itself (bodies), merged with unknown fields in document order. */
+  readonly duplicateFields?: readonly string[];
+  readonly yamlDuplicates?: readonly string[];
+  /** Object keys come out sorted, as after kube's map-based conversions (YAML bodies, patch results). */
+  readonly sortKeys?: boolean;
+}
+
 /**
  * Turns a decoded body (or a patch result) into the object to store: checks kind and metadata
- * shape, applies the version's defaulting, and converts it to the stored form.
+ * shape, types it against the schema (wrong types are 400; unknown and repeated fields go by
+ * fieldValidation), applies the version's defaulting, and converts it to the stored form.
  */
-export function decodeExternal(h: HandlerInput, value: unknown, fieldValidation: FieldValidation): KubeObject {
+export function decodeExternal(h: HandlerInput, input: DecodedInput, fieldValidation: FieldValidation): KubeObject {
   const gvk = { group: apiGroupOf(h.scope.apiVersion), version: versionOf(h.scope.apiVersion), kind: h.scope.kind };
-  let obj = asObject(value, gvk);
+  let obj = asObject(input.sortKeys ? sortKeysDeep(input.value) : input.value, gvk);
+  const prefix = cannotBeHandled(gvk.kind, gvk.version);
+  let unknown: readonly string[] = [];
   if (hasSchema(gvk)) {
-    // kube's typed decoding: values of the wrong type are 400, unknown fields are dropped and
-    // reported as fieldValidation says.
     const checked = checkDecode(gvk, obj);
-    const cannot = `${gvk.kind} in version "${gvk.version}" cannot be handled as a ${gvk.kind}`;
-    if (checked.decodeError) throw newBadRequest(`${cannot}: ${checked.decodeError}`);
-    if (checked.unknownFields.length > 0) {
-      if (fieldValidation === 'Strict') throw newBadRequest(`${cannot}: ${strictDecodingErrorMessage(checked.unknownFields)}`);
-      if (fieldValidation === 'Warn') for (const m of unknownFieldMessages(checked.unknownFields)) addWarning(h.ctx, m);
-    }
+    if (checked.decodeError) throw newBadRequest(`${prefix}: ${checked.decodeError}`);
+    unknown = checked.unknownFields;
+    const decoded = obj;
     obj = checked.object as KubeObject;
+    applyFieldValidation(h.ctx, fieldValidation, prefix, {
+      yamlDuplicates: input.yamlDuplicates ?? [],
+      messages: [...(input.preMessages ?? []), ...orderedFieldMessages(decoded, unknown, input.duplicateFields ?? [])],
+    });
+  } else {
+    applyFieldValidation(h.ctx, fieldValidation, prefix, {
+      yamlDuplicates: input.yamlDuplicates ?? [],
+      messages: [...(input.preMessages ?? []), ...orderedFieldMessages(obj, [], input.duplicateFields ?? [])],
+    });
   }
   h.scope.defaulter?.(obj);
   return toInternal(h.scope, obj);
@@ -105,7 +125,12 @@ export async function decodeObjectBody(h: HandlerInput, fieldValidation: FieldVa
   const encoding = bodyEncoding(h.req.headers['content-type']);
   if (!encoding) throw newUnsupportedMediaType([...acceptedBodyTypes]);
   const raw = await readBody(h.req);
-  return decodeExternal(h, parseBody(raw, encoding), fieldValidation);
+  const parsed = parseBodyStrict(raw, encoding);
+  return decodeExternal(
+    h,
+    { value: parsed.value, duplicateFields: parsed.duplicateFields, yamlDuplicates: parsed.yamlDuplicates, sortKeys: parsed.fromYaml },
+    fieldValidation,
+  );
 }
 
 function apiGroupOf(apiVersion: string): string {

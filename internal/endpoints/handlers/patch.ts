@@ -6,9 +6,10 @@
  */
 import type { KubeObject } from '../../../api/meta/types.js';
 import { newBadRequest, newNotFound, newUnsupportedMediaType } from '../../apierrors/factories.js';
-import { parseBody, readBody } from '../negotiation/body.js';
+import { parseBodyStrict, readBody } from '../negotiation/body.js';
+import { goQuote } from '../../validation/field-error.js';
 import { parseMediaType } from '../negotiation/media-type.js';
-import { applyJsonPatch, decodeJsonPatch } from '../patch/json-patch.js';
+import { applyJsonPatch, decodeJsonPatch, jsonPatchFieldMessages } from '../patch/json-patch.js';
 import { applyMergePatch } from '../patch/merge-patch.js';
 import { toExternal } from '../scope.js';
 import { admissionAttributes, decodeExternal, outputFor, respondObject, validatingAdmission, type Handler } from './common.js';
@@ -38,11 +39,13 @@ export const patchHandler: Handler = async (h) => {
   const dryRun = opts.dryRun;
   const raw = await readBody(h.req);
   if (raw.length === 0) throw newBadRequest('the body of the request was empty');
-  const patchValue = parseBody(raw, 'json');
+  const parsed = parseBodyStrict(raw, 'json');
+  const patchValue = parsed.value;
   const ops = patchType === 'application/json-patch+json' ? decodeJsonPatch(patchValue) : undefined;
   if (!ops && (typeof patchValue !== 'object' || patchValue === null || Array.isArray(patchValue))) {
     throw newBadRequest('json: cannot unmarshal array into Go value of type map[string]interface {}');
   }
+  const preMessages = ops ? jsonPatchFieldMessages(ops, parsed.duplicateFields) : parsed.duplicateFields.map((p) => `duplicate field ${goQuote(p)}`);
   const name = h.ctx.requestInfo.name;
   const result = await storage.update(
     h.ctx,
@@ -52,7 +55,8 @@ export const patchHandler: Handler = async (h) => {
         if (!old) throw newNotFound(h.scope.gr, name);
         const current = toExternal(h.scope, old);
         const patched = ops ? applyJsonPatch(current, ops) : applyMergePatch(current, patchValue);
-        const obj: KubeObject = decodeExternal(h, patched, opts.fieldValidation);
+        // kube decodes the patched object through maps, so its keys (and unknown fields) come out sorted.
+        const obj: KubeObject = decodeExternal(h, { value: patched, preMessages, sortKeys: true }, opts.fieldValidation);
         await h.admission.admit(admissionAttributes(h, 'UPDATE', name, obj, old, dryRun), ctx);
         return obj;
       },

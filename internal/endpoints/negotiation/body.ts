@@ -4,11 +4,12 @@
  * messages for what cannot be decoded.
  */
 import type { IncomingMessage } from 'node:http';
-import { parse as yamlParse } from 'yaml';
+import { parse as yamlParse, parseDocument } from 'yaml';
 import type { KubeObject } from '../../../api/meta/types.js';
 import { newBadRequest, newRequestEntityTooLarge } from '../../apierrors/factories.js';
 import { decodeObject, ProtobufError } from '../../../proto/codec.js';
 import type { BodyEncoding } from './media-type.js';
+import { parseStrictJson } from './strict-json.js';
 
 /** kube-apiserver's default --max-request-body-bytes equivalent for resource writes. */
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
@@ -28,14 +29,49 @@ export async function readBody(req: IncomingMessage, limit = maxRequestBodyBytes
   return Buffer.concat(chunks);
 }
 
+/** A decoded body and what strict decoding noticed about it. */
+export interface ParsedBody {
+  readonly value: unknown;
+  /** JSON: paths of keys repeated within their object, in document order. */
+  readonly duplicateFields: readonly string[];
+  /** YAML: go-yaml's `line N: key "k" already set in map` for each repeated key. */
+  readonly yamlDuplicates: readonly string[];
+  /** The body was YAML: kube converts it to JSON through maps, so object keys come out sorted. */
+  readonly fromYaml: boolean;
+}
+
+/** Finds the repeated keys of a YAML document, as go-yaml's strict decoding words them. */
+function yamlDuplicateKeys(text: string): string[] {
+  const doc = parseDocument(text, { version: '1.1', uniqueKeys: true });
+  const out: string[] = [];
+  for (const e of doc.errors) {
+    if (e.code !== 'DUPLICATE_KEY' || !e.linePos) continue;
+    const rest = text.slice(e.pos[0]);
+    const raw = /^(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'|([^:\n]*?))\s*:/.exec(rest);
+    const key = raw ? (raw[1] !== undefined ? (JSON.parse(`"${raw[1]}"`) as string) : raw[2] !== undefined ? raw[2].replace(/''/g, "'") : (raw[3] ?? '').trim()) : '';
+    out.push(`line ${e.linePos[0].line}: key ${JSON.stringify(key)} already set in map`);
+  }
+  return out;
+}
+
+/** Returns value with every object's keys sorted, as Go's map-based YAML to JSON conversion leaves them. */
+export function sortKeysDeep(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeysDeep);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(value).sort()) out[k] = sortKeysDeep((value as Record<string, unknown>)[k]);
+  return out;
+}
+
 /**
  * Parses a body as JSON, YAML (1.1, as kube's sigs.k8s.io/yaml reads it) or Kubernetes Protobuf
- * (envelope and message, into the object's JSON form); 400 on anything undecodable.
+ * (envelope and message, into the object's JSON form), noting repeated keys for field
+ * validation; 400 on anything undecodable.
  */
-export function parseBody(body: Buffer, encoding: BodyEncoding): unknown {
+export function parseBodyStrict(body: Buffer, encoding: BodyEncoding): ParsedBody {
   if (encoding === 'protobuf') {
     try {
-      return decodeObject(body);
+      return { value: decodeObject(body), duplicateFields: [], yamlDuplicates: [], fromYaml: false };
     } catch (err) {
       if (err instanceof ProtobufError && err.code === 'MissingMagic') {
         throw newBadRequest('provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]');
@@ -46,17 +82,25 @@ export function parseBody(body: Buffer, encoding: BodyEncoding): unknown {
   }
   const text = body.toString('utf8');
   if (encoding === 'yaml') {
+    let value: unknown;
     try {
-      return yamlParse(text, { version: '1.1', uniqueKeys: false, maxAliasCount: 100 }) as unknown;
+      value = yamlParse(text, { version: '1.1', uniqueKeys: false, maxAliasCount: 100 }) as unknown;
     } catch (err) {
       throw newBadRequest(`error converting YAML to JSON: yaml: ${(err as Error).message.split('\n')[0]}`);
     }
+    return { value, duplicateFields: [], yamlDuplicates: yamlDuplicateKeys(text), fromYaml: true };
   }
   try {
-    return JSON.parse(text) as unknown;
+    const parsed = parseStrictJson(text);
+    return { value: parsed.value, duplicateFields: parsed.duplicates, yamlDuplicates: [], fromYaml: false };
   } catch (err) {
     throw newBadRequest(`couldn't get version/kind; json parse error: ${(err as Error).message}`);
   }
+}
+
+/** Parses a body without the strict-decoding findings (DeleteOptions, patches of other types). */
+export function parseBody(body: Buffer, encoding: BodyEncoding): unknown {
+  return parseBodyStrict(body, encoding).value;
 }
 
 /** What an endpoint expects a body to be. */

@@ -43,3 +43,22 @@ export function applyJsonPatch(doc: unknown, ops: Operation[]): unknown {
     throw new StatusError(422, 'Invalid', message);
   }
 }
+
+const opFields = new Set(['op', 'path', 'value', 'from']);
+
+/**
+ * Strict-decoding findings of a JSON patch as kube words them: keys an operation does not have
+ * (`json patch unknown field "foo"`) and keys an operation repeats (`json patch duplicate field
+ * "path"`); repeats inside an operation's value are not seen, as in kube.
+ */
+export function jsonPatchFieldMessages(ops: readonly Operation[], duplicatePaths: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const op of ops) {
+    for (const key of Object.keys(op)) if (!opFields.has(key)) out.push(`json patch unknown field ${JSON.stringify(key)}`);
+  }
+  for (const p of duplicatePaths) {
+    const m = /^\[\d+\]\.([^.[]+)$/.exec(p);
+    if (m) out.push(`json patch duplicate field ${JSON.stringify(m[1])}`);
+  }
+  return out;
+}
