@@ -43,7 +43,15 @@ export function parseWriteOptions(query: URLSearchParams, kind: 'CreateOptions' 
   }
   const fieldManager = query.get('fieldManager') ?? '';
   if (Buffer.byteLength(fieldManager) > fieldManagerMaxLength) errs.push(tooLong('fieldManager', fieldManagerMaxLength));
-  else if (!isPrintable(fieldManager)) errs.push(invalid('fieldManager', fieldManager, 'must only contain printable characters'));
+  // Go's %#U of a non-printable rune, at its byte position, as kube's ValidateFieldManager words it.
+  let bytePos = 0;
+  for (const ch of fieldManager) {
+    if (!isPrintable(ch)) {
+      const cp = (ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+      errs.push(invalid('fieldManager', fieldManager, `invalid character U+${cp} (at position ${bytePos})`));
+    }
+    bytePos += Buffer.byteLength(ch);
+  }
   const fieldValidation = query.get('fieldValidation') ?? '';
   if (!validationValues.includes(fieldValidation)) errs.push(notSupported('fieldValidation', fieldValidation, validationValues));
   const forceText = query.get('force');
