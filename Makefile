@@ -26,12 +26,14 @@ generate: build
 	$(NODE) dist/hack/gen-resources.js
 	$(NODE) dist/hack/gen-proto.js
 	$(NODE) dist/hack/gen-schemas.js
+	$(NODE) dist/hack/gen-patch-meta.js
 	$(NPM) run build --silent
 
 verify: build
 	$(NODE) dist/hack/gen-resources.js --check
 	$(NODE) dist/hack/gen-proto.js --check
 	$(NODE) dist/hack/gen-schemas.js --check
+	$(NODE) dist/hack/gen-patch-meta.js --check
 
 run: build etcd
 	$(NODE) dist/hack/run-local.js

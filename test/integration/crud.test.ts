@@ -296,7 +296,7 @@ describe('update and optimistic concurrency', () => {
 });
 
 describe('patch', () => {
-  it('merge patch per RFC 7386, JSON patch, and 415 for types not served yet', async () => {
+  it('merge patch per RFC 7386, JSON patch, and 415 for other content types', async () => {
     await fx.request('POST', cms, { body: cm('p', { a: '1', b: '2' }, { labels: { x: 'y' } }) });
     const merge = await fx.request('PATCH', `${cms}/p`, {
       rawBody: JSON.stringify({ data: { a: null, c: '3' }, metadata: { labels: { z: 'w' } } }),
@@ -316,7 +316,7 @@ describe('patch', () => {
       headers: { 'content-type': 'application/json-patch+json' },
     });
     assert.equal(failedTest.status, 422);
-    for (const ct of ['application/strategic-merge-patch+json', 'application/apply-patch+yaml', 'text/plain']) {
+    for (const ct of ['text/plain', 'application/json']) {
       const res = await fx.request('PATCH', `${cms}/p`, { rawBody: '{}', headers: { 'content-type': ct } });
       assert.equal(res.status, 415, ct);
       assert.equal(res.json().reason, 'UnsupportedMediaType');

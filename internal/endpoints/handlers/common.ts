@@ -88,6 +88,8 @@ export interface DecodedInput {
   readonly yamlDuplicates?: readonly string[];
   /** Object keys come out sorted, as after kube's map-based conversions (YAML bodies, patch results). */
   readonly sortKeys?: boolean;
+  /** Leave defaulting out (an apply configuration names only what its manager owns). */
+  readonly skipDefaulting?: boolean;
 }
 
 /**
@@ -96,6 +98,11 @@ export interface DecodedInput {
  * fieldValidation), applies the version's defaulting, and converts it to the stored form.
  */
 export function decodeExternal(h: HandlerInput, input: DecodedInput, fieldValidation: FieldValidation): KubeObject {
+  return toInternal(h.scope, decodeExternalObject(h, input, fieldValidation));
+}
+
+/** Like decodeExternal, but leaves the object in the endpoint's version (for managed fields). */
+export function decodeExternalObject(h: HandlerInput, input: DecodedInput, fieldValidation: FieldValidation): KubeObject {
   const gvk = { group: apiGroupOf(h.scope.apiVersion), version: versionOf(h.scope.apiVersion), kind: h.scope.kind };
   let obj = asObject(input.sortKeys ? sortKeysDeep(input.value) : input.value, gvk);
   const prefix = cannotBeHandled(gvk.kind, gvk.version);
@@ -116,17 +123,17 @@ export function decodeExternal(h: HandlerInput, input: DecodedInput, fieldValida
       messages: [...(input.preMessages ?? []), ...orderedFieldMessages(obj, [], input.duplicateFields ?? [])],
     });
   }
-  h.scope.defaulter?.(obj);
-  return toInternal(h.scope, obj);
+  if (!input.skipDefaulting) h.scope.defaulter?.(obj);
+  return obj;
 }
 
-/** Reads and decodes a create/update body into the stored form; 415 for unknown content types. */
+/** Reads and decodes a create/update body into the endpoint's version (defaulted, not converted); 415 for unknown content types. */
 export async function decodeObjectBody(h: HandlerInput, fieldValidation: FieldValidation): Promise<KubeObject> {
   const encoding = bodyEncoding(h.req.headers['content-type']);
   if (!encoding) throw newUnsupportedMediaType([...acceptedBodyTypes]);
   const raw = await readBody(h.req);
   const parsed = parseBodyStrict(raw, encoding);
-  return decodeExternal(
+  return decodeExternalObject(
     h,
     { value: parsed.value, duplicateFields: parsed.duplicateFields, yamlDuplicates: parsed.yamlDuplicates, sortKeys: parsed.fromYaml },
     fieldValidation,

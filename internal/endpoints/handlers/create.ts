@@ -5,6 +5,8 @@
 import { methodNotAllowed } from './method-not-allowed.js';
 import { admissionAttributes, decodeObjectBody, outputFor, respondObject, validatingAdmission, type Handler } from './common.js';
 import type { WriteOptions } from '../../registry/interface.js';
+import { toInternal } from '../scope.js';
+import { trackUpdate } from './managed-fields.js';
 import { parseWriteOptions, type ParsedWriteOptions } from './write-options.js';
 
 /** Serves create. */
@@ -14,7 +16,7 @@ export const createHandler: Handler = async (h) => {
   if (!storage.create) throw methodNotAllowed();
   const opts = parseWriteOptions(h.query, 'CreateOptions');
   const dryRun = opts.dryRun;
-  const obj = await decodeObjectBody(h, opts.fieldValidation);
+  const obj = toInternal(h.scope, trackUpdate(h, opts, undefined, await decodeObjectBody(h, opts.fieldValidation)));
   await h.admission.admit(admissionAttributes(h, 'CREATE', obj.metadata.name ?? '', obj, undefined, dryRun), h.ctx);
   const created = await storage.create(h.ctx, obj, writeOptionsFor(opts), validatingAdmission(h, 'CREATE', dryRun));
   await respondObject(h, target, 201, created);

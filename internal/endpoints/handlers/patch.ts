@@ -1,29 +1,37 @@
 /**
- * PATCH: applies a JSON patch or a JSON merge patch to the current object, inside the store's
- * compare-and-swap loop so a lost race re-applies the patch to fresh state. A resourceVersion in
- * the patch result makes the update conditional. Strategic merge and apply patches answer 415
- * until they are implemented.
+ * PATCH: JSON patch, JSON merge patch, strategic merge patch and server-side apply. The first
+ * three are applied to the current object inside the store's compare-and-swap loop, so a lost
+ * race re-applies the patch to fresh state; a resourceVersion in the result makes the update
+ * conditional. Apply merges the configuration by field ownership and creates the object when it
+ * does not exist (201).
  */
 import type { KubeObject } from '../../../api/meta/types.js';
 import { newBadRequest, newNotFound, newUnsupportedMediaType } from '../../apierrors/factories.js';
-import { parseBodyStrict, readBody } from '../negotiation/body.js';
 import { goQuote } from '../../validation/field-error.js';
+import { parseBodyStrict, readBody } from '../negotiation/body.js';
 import { parseMediaType } from '../negotiation/media-type.js';
 import { applyJsonPatch, decodeJsonPatch, jsonPatchFieldMessages } from '../patch/json-patch.js';
 import { applyMergePatch } from '../patch/merge-patch.js';
-import { toExternal } from '../scope.js';
-import { admissionAttributes, decodeExternal, outputFor, respondObject, validatingAdmission, type Handler } from './common.js';
+import { patchSchemaFor, StrategicPatchError, statusErrorForPatch, strategicMergePatch } from '../patch/strategic/index.js';
+import { toExternal, toInternal } from '../scope.js';
+import { admissionAttributes, decodeExternalObject, outputFor, respondObject, validatingAdmission, type Handler, type HandlerInput } from './common.js';
 import { writeOptionsFor } from './create.js';
+import { applyConfiguration, trackUpdate } from './managed-fields.js';
 import { methodNotAllowed } from './method-not-allowed.js';
 import { parseWriteOptions } from './write-options.js';
 
+const jsonPatchType = 'application/json-patch+json';
+const mergePatchType = 'application/merge-patch+json';
+const strategicPatchType = 'application/strategic-merge-patch+json';
+const applyPatchType = 'application/apply-patch+yaml';
+
 /** The patch types kube accepts, in the order its 415 lists them. */
-const patchTypes = [
-  'application/json-patch+json',
-  'application/merge-patch+json',
-  'application/strategic-merge-patch+json',
-  'application/apply-patch+yaml',
-];
+const patchTypes = [jsonPatchType, mergePatchType, strategicPatchType, applyPatchType];
+
+function gvkOf(h: HandlerInput): { group: string; version: string; kind: string } {
+  const i = h.scope.apiVersion.indexOf('/');
+  return { group: i < 0 ? '' : h.scope.apiVersion.slice(0, i), version: h.scope.apiVersion.slice(i + 1), kind: h.scope.kind };
+}
 
 /** Serves patch. */
 export const patchHandler: Handler = async (h) => {
@@ -32,21 +40,62 @@ export const patchHandler: Handler = async (h) => {
   if (!storage.update) throw methodNotAllowed();
   const mt = parseMediaType(h.req.headers['content-type'] ?? '');
   const patchType = mt ? `${mt.type}/${mt.subtype}` : '';
-  if (patchType !== 'application/json-patch+json' && patchType !== 'application/merge-patch+json') {
-    throw newUnsupportedMediaType(patchTypes);
-  }
-  const opts = parseWriteOptions(h.query, 'PatchOptions', false);
+  if (!patchTypes.includes(patchType)) throw newUnsupportedMediaType(patchTypes);
+  const strategicSchema = patchType === strategicPatchType ? patchSchemaFor(gvkOf(h)) : undefined;
+  // Kinds without Go patch metadata (custom resources) cannot take a strategic merge patch.
+  if (patchType === strategicPatchType && !strategicSchema) throw newUnsupportedMediaType(patchTypes);
+  const isApply = patchType === applyPatchType;
+  const opts = parseWriteOptions(h.query, 'PatchOptions', isApply);
   const dryRun = opts.dryRun;
   const raw = await readBody(h.req);
   if (raw.length === 0) throw newBadRequest('the body of the request was empty');
+  const name = h.ctx.requestInfo.name;
+
+  if (isApply) {
+    // An apply configuration is YAML (JSON is YAML); repeated keys are go-yaml's line errors.
+    const parsed = parseBodyStrict(raw, 'yaml');
+    const applied = decodeExternalObject(
+      h,
+      { value: parsed.value, yamlDuplicates: parsed.yamlDuplicates, sortKeys: true, skipDefaulting: true },
+      opts.fieldValidation,
+    );
+    const result = await storage.update(
+      h.ctx,
+      name,
+      {
+        updatedObject: async (ctx, old) => {
+          const live = old ? toExternal(h.scope, old) : undefined;
+          const merged = applyConfiguration(h, opts, live, structuredClone(applied));
+          h.scope.defaulter?.(merged);
+          const obj = toInternal(h.scope, merged);
+          await h.admission.admit(admissionAttributes(h, old ? 'UPDATE' : 'CREATE', name, obj, old, dryRun), ctx);
+          return obj;
+        },
+      },
+      { ...writeOptionsFor(opts), forceAllowCreate: true },
+      validatingAdmission(h, 'UPDATE', dryRun),
+    );
+    await respondObject(h, target, result.created ? 201 : 200, result.object);
+    return;
+  }
+
   const parsed = parseBodyStrict(raw, 'json');
   const patchValue = parsed.value;
-  const ops = patchType === 'application/json-patch+json' ? decodeJsonPatch(patchValue) : undefined;
+  const ops = patchType === jsonPatchType ? decodeJsonPatch(patchValue) : undefined;
   if (!ops && (typeof patchValue !== 'object' || patchValue === null || Array.isArray(patchValue))) {
     throw newBadRequest('json: cannot unmarshal array into Go value of type map[string]interface {}');
   }
   const preMessages = ops ? jsonPatchFieldMessages(ops, parsed.duplicateFields) : parsed.duplicateFields.map((p) => `duplicate field ${goQuote(p)}`);
-  const name = h.ctx.requestInfo.name;
+  const apply = (current: KubeObject): unknown => {
+    if (ops) return applyJsonPatch(current, ops);
+    if (!strategicSchema) return applyMergePatch(current, patchValue);
+    try {
+      return strategicMergePatch(current, patchValue, strategicSchema);
+    } catch (err) {
+      if (err instanceof StrategicPatchError) throw statusErrorForPatch(err);
+      throw err;
+    }
+  };
   const result = await storage.update(
     h.ctx,
     name,
@@ -54,9 +103,9 @@ export const patchHandler: Handler = async (h) => {
       updatedObject: async (ctx, old) => {
         if (!old) throw newNotFound(h.scope.gr, name);
         const current = toExternal(h.scope, old);
-        const patched = ops ? applyJsonPatch(current, ops) : applyMergePatch(current, patchValue);
         // kube decodes the patched object through maps, so its keys (and unknown fields) come out sorted.
-        const obj: KubeObject = decodeExternal(h, { value: patched, preMessages, sortKeys: true }, opts.fieldValidation);
+        const patched = decodeExternalObject(h, { value: apply(current), preMessages, sortKeys: true }, opts.fieldValidation);
+        const obj = toInternal(h.scope, trackUpdate(h, opts, current, patched));
         await h.admission.admit(admissionAttributes(h, 'UPDATE', name, obj, old, dryRun), ctx);
         return obj;
       },

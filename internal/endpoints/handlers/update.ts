@@ -6,6 +6,8 @@
 import { methodNotAllowed } from './method-not-allowed.js';
 import { admissionAttributes, decodeObjectBody, outputFor, respondObject, validatingAdmission, type Handler } from './common.js';
 import { writeOptionsFor } from './create.js';
+import { toExternal, toInternal } from '../scope.js';
+import { trackUpdate } from './managed-fields.js';
 import { parseWriteOptions } from './write-options.js';
 
 /** Serves update. */
@@ -22,7 +24,7 @@ export const updateHandler: Handler = async (h) => {
     name,
     {
       updatedObject: async (ctx, old) => {
-        const obj = structuredClone(body);
+        const obj = toInternal(h.scope, trackUpdate(h, opts, old ? toExternal(h.scope, old) : undefined, structuredClone(body)));
         await h.admission.admit(admissionAttributes(h, old ? 'UPDATE' : 'CREATE', name, obj, old, dryRun), ctx);
         return obj;
       },
