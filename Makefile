@@ -27,6 +27,7 @@ generate: build
 	$(NODE) dist/hack/gen-proto.js
 	$(NODE) dist/hack/gen-schemas.js
 	$(NODE) dist/hack/gen-patch-meta.js
+	$(NODE) dist/hack/gen-ssa-types.js
 	$(NPM) run build --silent
 
 verify: build
@@ -34,6 +35,7 @@ verify: build
 	$(NODE) dist/hack/gen-proto.js --check
 	$(NODE) dist/hack/gen-schemas.js --check
 	$(NODE) dist/hack/gen-patch-meta.js --check
+	$(NODE) dist/hack/gen-ssa-types.js --check
 
 run: build etcd
 	$(NODE) dist/hack/run-local.js

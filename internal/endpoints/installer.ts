@@ -80,6 +80,7 @@ export class ApiInstaller {
         stored: reg.storedAs ?? stored,
         ...(reg.conversion ? { conversion: reg.conversion } : {}),
         ...(reg.defaulter ? { defaulter: reg.defaulter } : {}),
+        hasStatusSubresource: 'status' in reg.subresources,
         gr,
       };
       this.scopes.set(scopeKey(reg.group, reg.version, reg.resource, ''), main);

@@ -32,6 +32,8 @@ export interface ResourceScope {
   readonly stored: { readonly apiVersion: string; readonly kind: string };
   /** Stored form <-> this version; absent when they are the same. Not applied to Scale. */
   readonly conversion?: VersionConversion;
+  /** The resource has a status subresource (main-resource writes then own no status fields). */
+  readonly hasStatusSubresource: boolean;
   /** Defaulting of decoded request objects of this endpoint's kind (absent for Scale). */
   readonly defaulter?: (obj: KubeObject) => void;
   /** For errors and Status details: the resource and its group. */

@@ -6,9 +6,9 @@
 import { ssaKinds, ssaTypes, type SsaAtom, type SsaRef } from '../../api/gen/ssa-types.js';
 import type { GVK, ResolvedType, TypeResolver } from './interface.js';
 import { deducedSchema, deducedTypeRef, Schema, untypedTypes, type Atom, type ElementRelationship, type ListType, type MapType, type StructField, type TypeRef } from './schema.js';
+import { cloneValue, isMap, type Value, type ValueMap } from './value.js';
 
 export type { GVK, ResolvedType, TypeResolver } from './interface.js';
-import { cloneValue, isMap, type Value, type ValueMap } from './value.js';
 
 /** The apiVersion string of a GVK ("v1", "apps/v1"). */
 export function apiVersionOfGVK(gvk: GVK): string {

@@ -12,6 +12,7 @@ import {
   updateManagedFields,
   type TypeResolver,
 } from '../../fieldmanager/managed-fields.js';
+import type { FieldManagerOptions } from '../../fieldmanager/interface.js';
 import type { HandlerInput } from './common.js';
 import type { ParsedWriteOptions } from './write-options.js';
 
@@ -32,6 +33,28 @@ function tracked(h: HandlerInput): boolean {
   return h.scope.subresource !== 'scale';
 }
 
+/**
+ * kube's strategy ResetFields: what no manager owns through this endpoint (a main resource with a
+ * status subresource owns no status; the status subresource owns no spec or metadata), plus the
+ * defaulting apply runs on what it produced.
+ */
+function optionsFor(h: HandlerInput): FieldManagerOptions {
+  const resetFields =
+    h.scope.subresource === 'status' ? [['spec'], ['metadata']] : h.scope.subresource === '' && h.scope.hasStatusSubresource ? [['status']] : undefined;
+  const defaulter = h.scope.defaulter;
+  return {
+    ...(resetFields ? { resetFields } : {}),
+    ...(defaulter
+      ? {
+          default: (o: KubeObject) => {
+            defaulter(o);
+            return o;
+          },
+        }
+      : {}),
+  };
+}
+
 /** The field manager of a write. */
 export function managerOf(h: HandlerInput, opts: ParsedWriteOptions): string {
   return managerOrUserAgent(opts.fieldManager, h.ctx.userAgent);
@@ -40,10 +63,10 @@ export function managerOf(h: HandlerInput, opts: ParsedWriteOptions): string {
 /** Records a non-apply write of obj over old (undefined for a create); returns obj with managedFields. */
 export function trackUpdate(h: HandlerInput, opts: ParsedWriteOptions, old: KubeObject | undefined, obj: KubeObject): KubeObject {
   if (!tracked(h)) return obj;
-  return updateManagedFields(builtins(), gvkOf(h), old, obj, managerOf(h, opts), h.scope.subresource, new Date());
+  return updateManagedFields(builtins(), gvkOf(h), old, obj, managerOf(h, opts), h.scope.subresource, new Date(), optionsFor(h));
 }
 
 /** Server-side apply of a configuration over live (undefined when it does not exist yet). */
 export function applyConfiguration(h: HandlerInput, opts: ParsedWriteOptions, live: KubeObject | undefined, applied: KubeObject): KubeObject {
-  return applyObject(builtins(), gvkOf(h), live, applied, managerOf(h, opts), opts.force === true, h.scope.subresource, new Date());
+  return applyObject(builtins(), gvkOf(h), live, applied, managerOf(h, opts), opts.force === true, h.scope.subresource, new Date(), optionsFor(h));
 }

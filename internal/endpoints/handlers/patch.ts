@@ -65,9 +65,7 @@ export const patchHandler: Handler = async (h) => {
       {
         updatedObject: async (ctx, old) => {
           const live = old ? toExternal(h.scope, old) : undefined;
-          const merged = applyConfiguration(h, opts, live, structuredClone(applied));
-          h.scope.defaulter?.(merged);
-          const obj = toInternal(h.scope, merged);
+          const obj = toInternal(h.scope, applyConfiguration(h, opts, live, structuredClone(applied)));
           await h.admission.admit(admissionAttributes(h, old ? 'UPDATE' : 'CREATE', name, obj, old, dryRun), ctx);
           return obj;
         },

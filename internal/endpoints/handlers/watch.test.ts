@@ -32,6 +32,7 @@ function scopeWith(storage: RestStorage): ResourceScope {
     verbs: new Set(['watch']),
     selectableFields: { extra: [], style: 'meta' },
     stored: { apiVersion: 'v1', kind: 'ConfigMap' },
+    hasStatusSubresource: false,
     gr: { group: '', resource: 'configmaps' },
   };
 }
