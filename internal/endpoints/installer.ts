@@ -4,6 +4,7 @@
  * Only what is registered is served; a registration the data does not know is a startup error.
  */
 import { generatedGroups, generatedResources } from '../../api/gen/resources.js';
+import { messageForKind } from '../../proto/registry.js';
 import { apiVersionOf } from '../../api/meta/types.js';
 import type { GeneratedResource, GeneratedSubresource } from '../../api/resource-info.js';
 import type { RestStorage } from '../registry/interface.js';
@@ -47,6 +48,11 @@ function implementedVerbs(storage: RestStorage, declared: readonly string[]): Se
   return new Set(declared.filter((v) => have.has(v)));
 }
 
+/** Whether a kind (and, for listable endpoints, its list) can be written as Protobuf. */
+function canProtobuf(group: string, version: string, kind: string, withList = true): boolean {
+  return messageForKind(group, version, kind) !== undefined && (!withList || messageForKind(group, version, `${kind}List`) !== undefined);
+}
+
 function scopeKey(group: string, version: string, resource: string, subresource: string): string {
   return `${group}/${version}/${resource}/${subresource}`;
 }
@@ -81,6 +87,7 @@ export class ApiInstaller {
         ...(reg.conversion ? { conversion: reg.conversion } : {}),
         ...(reg.defaulter ? { defaulter: reg.defaulter } : {}),
         hasStatusSubresource: 'status' in reg.subresources,
+        protobuf: canProtobuf(reg.group, reg.version, info.kind),
         gr,
       };
       this.scopes.set(scopeKey(reg.group, reg.version, reg.resource, ''), main);
@@ -95,6 +102,7 @@ export class ApiInstaller {
           kind: subInfo.kind,
           apiVersion: sameKind ? apiVersion : apiVersionOf(subInfo.group, subInfo.version),
           listKind: `${subInfo.kind}List`,
+          protobuf: sameKind ? main.protobuf : canProtobuf(subInfo.group, subInfo.version, subInfo.kind, false),
           storage,
           verbs: implementedVerbs(storage, subInfo.verbs),
           ...(sameKind && reg.conversion ? { conversion: reg.conversion } : { conversion: undefined }),

@@ -32,6 +32,8 @@ export interface ResourceScope {
   readonly stored: { readonly apiVersion: string; readonly kind: string };
   /** Stored form <-> this version; absent when they are the same. Not applied to Scale. */
   readonly conversion?: VersionConversion;
+  /** Objects and lists of this endpoint have Protobuf messages (built-in kinds do; custom resources will not). */
+  readonly protobuf: boolean;
   /** The resource has a status subresource (main-resource writes then own no status fields). */
   readonly hasStatusSubresource: boolean;
   /** Defaulting of decoded request objects of this endpoint's kind (absent for Scale). */

@@ -428,7 +428,8 @@ describe('representations', () => {
     assert.equal(res.status, 406);
     assert.equal(res.json().reason, 'NotAcceptable');
     const protobufOnly = await fx.request('GET', `${cms}/from-yaml`, { headers: { accept: 'application/vnd.kubernetes.protobuf' } });
-    assert.equal(protobufOnly.status, 406);
+    assert.equal(protobufOnly.status, 200);
+    assert.equal(protobufOnly.headers['content-type'], 'application/vnd.kubernetes.protobuf');
     const withFallback = await fx.request('GET', `${cms}/from-yaml`, { headers: { accept: 'application/vnd.kubernetes.protobuf, */*' } });
     assert.equal(withFallback.status, 200);
   });

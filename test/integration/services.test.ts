@@ -36,17 +36,19 @@ describe('cluster IP allocation', () => {
   });
 
   it('a requested address is given once; the second asker gets 422', async () => {
-    assert.equal((await fx.request('POST', svcs, { body: svc('fixed', { clusterIP: '10.96.0.9' }) })).status, 201);
-    const clash = await fx.request('POST', svcs, { body: svc('fixed2', { clusterIP: '10.96.0.9' }) });
+    const taken = new Set((await fx.request('GET', '/api/v1/services')).json().items.map((s: any) => s.spec.clusterIP));
+    const free = [...Array(14).keys()].map((i) => `10.96.0.${i + 1}`).find((ip) => !taken.has(ip)) as string;
+    assert.equal((await fx.request('POST', svcs, { body: svc('fixed', { clusterIP: free }) })).status, 201);
+    const clash = await fx.request('POST', svcs, { body: svc('fixed2', { clusterIP: free }) });
     assert.equal(clash.status, 422);
     assert.equal(clash.json().details.causes[0].field, 'spec.clusterIPs');
-    assert.match(clash.json().message, /failed to allocate IP 10\.96\.0\.9: provided IP is already allocated/);
+    assert.equal(clash.json().message, `Service "fixed2" is invalid: spec.clusterIPs: Invalid value: []string{"${free}"}: failed to allocate IP ${free}: provided IP is already allocated`);
     const outside = await fx.request('POST', svcs, { body: svc('outside', { clusterIP: '10.1.0.9' }) });
     assert.equal(outside.status, 422);
     assert.match(outside.json().message, /is not in the valid range/);
     // Deleting gives the address back.
     assert.equal((await fx.request('DELETE', `${svcs}/fixed`)).status, 200);
-    assert.equal((await fx.request('POST', svcs, { body: svc('fixed2', { clusterIP: '10.96.0.9' }) })).status, 201);
+    assert.equal((await fx.request('POST', svcs, { body: svc('fixed2', { clusterIP: free }) })).status, 201);
   });
 
   it('ExternalName and headless Services take no address; a full range is an internal error, not a crash', async () => {

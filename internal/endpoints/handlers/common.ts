@@ -10,7 +10,7 @@ import { newBadRequest, newUnsupportedMediaType } from '../../apierrors/factorie
 import type { ValidateObjectFunc } from '../../registry/interface.js';
 import type { RequestContext } from '../../request/context.js';
 import { asObject, parseBodyStrict, readBody, sortKeysDeep } from '../negotiation/body.js';
-import { acceptedBodyTypes, bodyEncoding, negotiateOutput, type OutputTarget } from '../negotiation/media-type.js';
+import { acceptedBodyTypes, bodyEncoding, contentTypeOf, negotiateOutput, type OutputTarget } from '../negotiation/media-type.js';
 import { parseIncludeObject, toTable } from '../negotiation/table.js';
 import { encodeBody, setWarnings, wantsPretty, writeBody } from '../negotiation/writer.js';
 import { toExternal, toInternal, type ResourceScope } from '../scope.js';
@@ -39,7 +39,7 @@ export type Handler = (h: HandlerInput) => Promise<void>;
 
 /** Negotiates the output first, as kube does, so a 406 happens before any side effect. */
 export function outputFor(h: HandlerInput): OutputTarget {
-  return negotiateOutput(h.req.headers.accept, true);
+  return negotiateOutput(h.req.headers.accept, true, h.scope.protobuf);
 }
 
 function isStatus(obj: unknown): obj is Status {
@@ -51,8 +51,7 @@ export async function respondObject(h: HandlerInput, target: OutputTarget, code:
   const pretty = wantsPretty(h.req, h.query);
   setWarnings(h.res, h.ctx.warnings);
   if (isStatus(obj)) {
-    const ct = target.encoding === 'yaml' ? 'application/yaml' : 'application/json';
-    await writeBody(h.req, h.res, code, ct, encodeBody(obj, target.encoding, pretty));
+    await writeBody(h.req, h.res, code, contentTypeOf(target.encoding), encodeBody(obj, target.encoding, pretty));
     return;
   }
   const external = toExternal(h.scope, obj);

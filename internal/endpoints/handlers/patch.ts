@@ -10,7 +10,7 @@ import { newBadRequest, newNotFound, newUnsupportedMediaType } from '../../apier
 import { goQuote } from '../../validation/field-error.js';
 import { parseBodyStrict, readBody } from '../negotiation/body.js';
 import { parseMediaType } from '../negotiation/media-type.js';
-import { applyJsonPatch, decodeJsonPatch, jsonPatchFieldMessages } from '../patch/json-patch.js';
+import { applyJsonPatch, checkJsonPatchStrict, decodeJsonPatch, jsonPatchFieldMessages } from '../patch/json-patch.js';
 import { applyMergePatch } from '../patch/merge-patch.js';
 import { patchSchemaFor, StrategicPatchError, statusErrorForPatch, strategicMergePatch } from '../patch/strategic/index.js';
 import { toExternal, toInternal } from '../scope.js';
@@ -79,9 +79,15 @@ export const patchHandler: Handler = async (h) => {
 
   const parsed = parseBodyStrict(raw, 'json');
   const patchValue = parsed.value;
+  // Unless told to ignore, kube first decodes a JSON patch strictly into its operation type.
+  if (patchType === jsonPatchType && opts.fieldValidation !== 'Ignore') checkJsonPatchStrict(patchValue);
   const ops = patchType === jsonPatchType ? decodeJsonPatch(patchValue) : undefined;
-  if (!ops && (typeof patchValue !== 'object' || patchValue === null || Array.isArray(patchValue))) {
-    throw newBadRequest('json: cannot unmarshal array into Go value of type map[string]interface {}');
+  if (!ops) {
+    if (patchValue === null) throw newBadRequest('Invalid JSON Patch');
+    if (typeof patchValue !== 'object' || Array.isArray(patchValue)) {
+      const kind = Array.isArray(patchValue) ? 'array' : typeof patchValue === 'string' ? 'string' : typeof patchValue === 'boolean' ? 'bool' : 'number';
+      throw newBadRequest(`error decoding patch: json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`);
+    }
   }
   const preMessages = ops ? jsonPatchFieldMessages(ops, parsed.duplicateFields) : parsed.duplicateFields.map((p) => `duplicate field ${goQuote(p)}`);
   const apply = (current: KubeObject): unknown => {

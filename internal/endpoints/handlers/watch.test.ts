@@ -33,6 +33,7 @@ function scopeWith(storage: RestStorage): ResourceScope {
     selectableFields: { extra: [], style: 'meta' },
     stored: { apiVersion: 'v1', kind: 'ConfigMap' },
     hasStatusSubresource: false,
+    protobuf: true,
     gr: { group: '', resource: 'configmaps' },
   };
 }

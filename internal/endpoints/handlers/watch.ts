@@ -5,7 +5,9 @@
  * ends after timeoutSeconds (or a random time between one and two --min-request-timeout), when
  * the client goes away, or when the server shuts down.
  */
-import type { KubeObject } from '../../../api/meta/types.js';
+import type { KubeObject, Status } from '../../../api/meta/types.js';
+import { encodeWatchEvent } from '../../../proto/watch-event.js';
+import type { JsonObject } from '../../../proto/types.js';
 import { newNotAcceptable } from '../../apierrors/factories.js';
 import type { ListOptions } from '../../registry/interface.js';
 import { interpretStorageError } from '../../registry/generic/storage-errors.js';
@@ -19,8 +21,11 @@ import { methodNotAllowed } from './method-not-allowed.js';
 
 /** Runs a watch for opts and streams it to the client. */
 export async function serveWatch(h: HandlerInput, opts: ListOptions): Promise<void> {
-  const target = negotiateOutput(h.req.headers.accept, true);
-  if (target.encoding !== 'json') throw newNotAcceptable(['application/json', 'application/json;stream=watch']);
+  const target = negotiateOutput(h.req.headers.accept, true, h.scope.protobuf);
+  if (target.encoding === 'yaml') {
+    throw newNotAcceptable(['application/json', 'application/json;stream=watch', 'application/vnd.kubernetes.protobuf;stream=watch']);
+  }
+  const protobuf = target.encoding === 'protobuf';
   const include = target.as === 'Table' ? parseIncludeObject(h.query.get('includeObject')) : 'Metadata';
   const storage = h.scope.storage;
   if (!storage.watch) throw methodNotAllowed();
@@ -44,21 +49,30 @@ export async function serveWatch(h: HandlerInput, opts: ListOptions): Promise<vo
   h.shutdown.addEventListener('abort', stop, { once: true });
 
   res.statusCode = 200;
-  res.setHeader('Content-Type', target.as === 'Table' ? target.contentType : 'application/json');
+  res.setHeader('Content-Type', protobuf ? 'application/vnd.kubernetes.protobuf;stream=watch' : target.as === 'Table' ? target.contentType : 'application/json');
   res.setHeader('Cache-Control', 'no-cache, private');
   res.setHeader('Transfer-Encoding', 'chunked');
   setWarnings(res, h.ctx.warnings);
   res.flushHeaders();
 
   let headersSent = false;
-  const render = (ev: StorageWatchEvent): string => {
+  // Protobuf events are WatchEvent messages, each framed by its length as 4 big-endian bytes.
+  const frame = (type: string, object: KubeObject | Status): string | Buffer => {
+    if (!protobuf) return `${JSON.stringify({ type, object })}\n`;
+    const body = encodeWatchEvent({ type, object: object as unknown as JsonObject });
+    const out = Buffer.allocUnsafe(4 + body.length);
+    out.writeUInt32BE(body.length, 0);
+    out.set(body, 4);
+    return out;
+  };
+  const render = (ev: StorageWatchEvent): string | Buffer => {
     if (ev.type === 'ERROR') {
       const status = toStatusError(interpretStorageError(ev.error, h.scope.gr, '', 'watch')).status;
-      return `${JSON.stringify({ type: 'ERROR', object: status })}\n`;
+      return frame('ERROR', status);
     }
     if (ev.type === 'BOOKMARK') {
       const object: KubeObject = { kind: h.scope.kind, apiVersion: h.scope.apiVersion, metadata: ev.object.metadata };
-      return `${JSON.stringify({ type: 'BOOKMARK', object })}\n`;
+      return frame('BOOKMARK', object);
     }
     const external = toExternal(h.scope, ev.object);
     if (target.as === 'Table') {
@@ -66,7 +80,7 @@ export async function serveWatch(h: HandlerInput, opts: ListOptions): Promise<vo
       headersSent = true;
       return `${JSON.stringify({ type: ev.type, object: table })}\n`;
     }
-    return `${JSON.stringify({ type: ev.type, object: external })}\n`;
+    return frame(ev.type, external);
   };
 
   try {

@@ -63,7 +63,15 @@ function splitHeader(header: string): string[] {
 }
 
 /** The serialisations a resource endpoint can write. */
-export type Encoding = 'json' | 'yaml';
+export type Encoding = 'json' | 'yaml' | 'protobuf';
+
+/** The Content-Type of an encoding. */
+export function contentTypeOf(encoding: Encoding): string {
+  return encoding === 'yaml' ? 'application/yaml' : encoding === 'protobuf' ? protobufMediaType : 'application/json';
+}
+
+/** Kubernetes Protobuf (the k8s\0 envelope). */
+export const protobufMediaType = 'application/vnd.kubernetes.protobuf';
 
 /** What a resource response should be: the encoding and the shape (the object itself, or a Table). */
 export interface OutputTarget {
@@ -75,14 +83,15 @@ export interface OutputTarget {
   readonly contentType: string;
 }
 
-/** Media types a resource endpoint serves, in kube's order (Protobuf is not served yet). */
-export const servedMediaTypes = ['application/json', 'application/yaml'] as const;
+/** Media types a resource endpoint serves, in kube's order. */
+export const servedMediaTypes = ['application/json', 'application/yaml', protobufMediaType] as const;
 
 function encodingOf(r: MediaRange): Encoding | undefined {
   if (r.type === '*' && r.subtype === '*') return 'json';
   if (r.type !== 'application') return undefined;
   if (r.subtype === '*' || r.subtype === 'json') return 'json';
   if (r.subtype === 'yaml') return 'yaml';
+  if (r.subtype === 'vnd.kubernetes.protobuf') return 'protobuf';
   return undefined;
 }
 
@@ -91,15 +100,16 @@ function encodingOf(r: MediaRange): Encoding | undefined {
  * endpoint cannot produce are skipped; when none is left the request is 406 NotAcceptable.
  * allowTable is false for endpoints that cannot produce Tables (subresources like scale).
  */
-export function negotiateOutput(accept: string | undefined, allowTable = true): OutputTarget {
+export function negotiateOutput(accept: string | undefined, allowTable = true, allowProtobuf = true): OutputTarget {
   const ranges = parseAccept(accept);
   if (ranges.length === 0) return { encoding: 'json', as: '', contentType: 'application/json' };
   for (const r of ranges) {
     const encoding = encodingOf(r);
     if (!encoding) continue;
+    if (encoding === 'protobuf' && !allowProtobuf) continue;
     const as = r.params.as;
     if (as === undefined || as === '') {
-      return { encoding, as: '', contentType: encoding === 'json' ? 'application/json' : 'application/yaml' };
+      return { encoding, as: '', contentType: contentTypeOf(encoding) };
     }
     if (as === 'Table' && allowTable && r.params.g === 'meta.k8s.io' && (r.params.v === 'v1' || r.params.v === 'v1beta1')) {
       if (encoding !== 'json') continue;
@@ -111,7 +121,7 @@ export function negotiateOutput(accept: string | undefined, allowTable = true): 
       };
     }
   }
-  throw newNotAcceptable([...servedMediaTypes]);
+  throw newNotAcceptable(allowProtobuf ? [...servedMediaTypes] : ['application/json', 'application/yaml']);
 }
 
 /** The encodings a request body may come in (Protobuf is read, not yet written). */

@@ -10,8 +10,9 @@ import { stringify as yamlStringify } from 'yaml';
 import type { Status } from '../../../api/meta/types.js';
 import { newInternalError } from '../../apierrors/factories.js';
 import { StatusError } from '../../apierrors/status-error.js';
-import type { Encoding } from './media-type.js';
-import { parseAccept } from './media-type.js';
+import { contentTypeOf, parseAccept, type Encoding } from './media-type.js';
+import { encodeObject } from '../../../proto/codec.js';
+import type { JsonObject } from '../../../proto/types.js';
 
 const gzipAsync = promisify(gzip);
 
@@ -26,9 +27,13 @@ export function wantsPretty(req: IncomingMessage, query: URLSearchParams): boole
   return ua.startsWith('curl') || ua.startsWith('Wget');
 }
 
-/** Serialises value in the given encoding. */
+/** Serialises value in the given encoding (Protobuf needs an object with apiVersion and kind). */
 export function encodeBody(value: unknown, encoding: Encoding, pretty: boolean): Buffer {
   if (encoding === 'yaml') return Buffer.from(yamlStringify(value, { lineWidth: 0 }));
+  if (encoding === 'protobuf') {
+    const bytes = encodeObject(value as JsonObject);
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
   return Buffer.from(pretty ? `${JSON.stringify(value, null, 2)}\n` : JSON.stringify(value));
 }
 
@@ -77,10 +82,11 @@ export function toStatusError(err: unknown, report?: (err: unknown) => void): St
   return newInternalError(err instanceof Error ? err.message : String(err));
 }
 
-/** The encoding to write a Status in: YAML when the client prefers YAML, JSON otherwise. */
+/** The encoding to write a Status in: the first of JSON, YAML and Protobuf the client accepts, else JSON. */
 export function statusEncoding(accept: string | undefined): Encoding {
   for (const r of parseAccept(accept)) {
     if (r.type === 'application' && r.subtype === 'yaml') return 'yaml';
+    if (r.type === 'application' && r.subtype === 'vnd.kubernetes.protobuf') return 'protobuf';
     if (r.type === 'application' && (r.subtype === 'json' || r.subtype === '*')) return 'json';
     if (r.type === '*') return 'json';
   }
@@ -107,5 +113,5 @@ export async function writeStatus(
   if (retry && (code === 429 || code >= 500)) res.setHeader('Retry-After', String(retry));
   setWarnings(res, warnings);
   const encoding = statusEncoding(req.headers.accept);
-  await writeBody(req, res, code, encoding === 'yaml' ? 'application/yaml' : 'application/json', encodeBody(status, encoding, wantsPretty(req, query)));
+  await writeBody(req, res, code, contentTypeOf(encoding), encodeBody(status, encoding, wantsPretty(req, query)));
 }

@@ -1,47 +1,87 @@
 /**
- * JSON patch (RFC 6902) through fast-json-patch, with kube's answers: a malformed patch document
- * is 400, a patch that cannot be applied (missing path, failed test) is 422.
+ * JSON patch (`application/json-patch+json`) as kube-apiserver 1.33 serves it: decoded and applied
+ * with gopkg.in/evanphx/json-patch.v4 semantics (see json-patch-apply.ts). A patch document that
+ * does not decode is 400 with the Go decoder's text, more than 10000 operations is 413, and a patch
+ * that does not apply is kube's generic 422.
  */
-import fastJsonPatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
-import { newBadRequest } from '../../apierrors/factories.js';
+import { newBadRequest, newRequestEntityTooLarge } from '../../apierrors/factories.js';
 import { StatusError } from '../../apierrors/status-error.js';
+import { applyPatchOperations, type RawOperation } from './json-patch-apply.js';
+import { goJsonKind, PatchApplyError, PatchPanic } from './json-patch-error.js';
 
-const validOps = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
+/** The most operations kube accepts in one JSON patch (maxJSONPatchOperations). */
+export const maxJsonPatchOperations = 10000;
 
-/** Parses and checks a JSON patch document; 400 when it is not a list of operations. */
+/** kube-apiserver's JSONPatchMaxCopyBytes default (3 MiB), the bound on what `copy` operations may add. */
+export const jsonPatchMaxCopyBytes = 3 * 1024 * 1024;
+
+/**
+ * Decodes a parsed JSON patch body as evanphx's DecodePatch does: null is an empty patch, anything
+ * but a list of objects is 400 with the Go decoder's text, a null operation reads as an empty one
+ * (it fails as "Unexpected kind: unknown" when applied); more than 10000 operations is 413.
+ * Operations are not checked here: like kube, their errors surface when the patch is applied.
+ */
 export function decodeJsonPatch(value: unknown): Operation[] {
-  if (!Array.isArray(value)) {
-    throw newBadRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
-  }
-  for (const op of value) {
-    if (typeof op !== 'object' || op === null || Array.isArray(op)) {
-      throw newBadRequest('json: cannot unmarshal into Go value of type jsonpatch.Operation');
+  if (value === null) return [];
+  if (!Array.isArray(value)) throw newBadRequest(`json: cannot unmarshal ${goJsonKind(value)} into Go value of type jsonpatch.Patch`);
+  const ops = value.map((op: unknown) => {
+    if (op === null) return {};
+    if (typeof op !== 'object' || Array.isArray(op)) {
+      throw newBadRequest(`json: cannot unmarshal ${goJsonKind(op)} into Go value of type jsonpatch.Operation`);
     }
-    const o = op as Record<string, unknown>;
-    if (typeof o.op !== 'string' || !validOps.has(o.op)) {
-      throw new StatusError(422, 'Invalid', `Unexpected kind: ${String(o.op)}`);
-    }
-    if (typeof o.path !== 'string') throw new StatusError(422, 'Invalid', `${o.op} operation does not apply: doc is missing path: "${String(o.path ?? '')}": missing value`);
+    return op;
+  });
+  if (ops.length > maxJsonPatchOperations) {
+    throw newRequestEntityTooLarge(`The allowed maximum operations in a JSON patch is ${maxJsonPatchOperations}, got ${ops.length}`);
   }
-  return value as Operation[];
+  return ops as Operation[];
 }
 
-/** Applies ops to doc without mutating it; 422 (reason Invalid) when an operation fails. */
+/**
+ * kube's first look at a JSON patch when fieldValidation is Strict or Warn (the default): the body
+ * must decode into its []jsonPatchOp{op, path, from string; value any}, else 400 `error decoding
+ * patch: json: cannot unmarshal ...`. Unknown and duplicate fields are not errors here (see
+ * jsonPatchFieldMessages). Meant to run before decodeJsonPatch; never mutates value.
+ */
+export function checkJsonPatchStrict(value: unknown): void {
+  const fail = (what: string): StatusError => newBadRequest(`error decoding patch: json: cannot unmarshal ${what}`);
+  if (value === null) return;
+  if (!Array.isArray(value)) throw fail(`${goJsonKind(value)} into Go value of type []handlers.jsonPatchOp`);
+  for (const op of value as unknown[]) {
+    if (op === null) continue;
+    if (typeof op !== 'object' || Array.isArray(op)) throw fail(`${goJsonKind(op)} into Go value of type handlers.jsonPatchOp`);
+    for (const [field, v] of Object.entries(op)) {
+      if ((field === 'op' || field === 'path' || field === 'from') && v !== null && typeof v !== 'string') {
+        throw fail(`${goJsonKind(v)} into Go struct field jsonPatchOp.${field} of type string`);
+      }
+    }
+  }
+}
+
+/**
+ * Applies ops (from decodeJsonPatch) to doc and returns the patched document; doc is never mutated.
+ * A failing operation is kube's 422 (see patchNotApplied).
+ */
 export function applyJsonPatch(doc: unknown, ops: Operation[]): unknown {
   try {
-    return fastJsonPatch.applyPatch(structuredClone(doc), ops, true, true, true).newDocument;
+    return applyPatchOperations(doc, ops as unknown as RawOperation[], { accumulatedCopySizeLimit: jsonPatchMaxCopyBytes });
   } catch (err) {
-    const e = err as { name?: string; message?: string; operation?: { op?: string; path?: string } };
-    const op = e.operation?.op ?? '';
-    const path = e.operation?.path ?? '';
-    let message = e.message?.split('\n')[0] ?? 'patch failed';
-    if (e.name === 'TEST_OPERATION_FAILED' || /Test operation failed/i.test(message)) message = `testing value ${path} failed: test failed`;
-    else if (/OPERATION_PATH_UNRESOLVABLE|cannot perform|path/i.test(e.name ?? '') || /Cannot perform/i.test(message)) {
-      message = `${op} operation does not apply: doc is missing path: "${path}": missing value`;
-    }
-    throw new StatusError(422, 'Invalid', message);
+    if (err instanceof PatchApplyError || err instanceof PatchPanic) throw patchNotApplied(err);
+    throw err;
   }
+}
+
+/**
+ * The 422 kube answers a JSON patch that does not apply with,
+ * errors.NewGenericServerResponse(422, "", {}, "", text, 0, false): reason Invalid, a fixed message
+ * and empty details. kube passes isUnexpectedResponse=false, so the library's text is not in the
+ * response; it stays on the error as its cause, for logs and tests.
+ */
+export function patchNotApplied(err: Error): StatusError {
+  const status = new StatusError(422, 'Invalid', 'the server rejected our request due to an error in our request', {});
+  status.cause = err;
+  return status;
 }
 
 const opFields = new Set(['op', 'path', 'value', 'from']);

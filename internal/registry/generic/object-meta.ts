@@ -126,13 +126,30 @@ export function beforeUpdate(
   strategy.canonicalize?.(obj);
 }
 
-/** True when anything but metadata and status differs (what kube's strategies compare to bump generation). */
+/**
+ * True when anything but metadata and status differs (what kube's strategies compare to bump
+ * generation), compared as Go's typed values compare: null, "", {} and [] are a field's zero value,
+ * the same as leaving it out (a Protobuf body carries them where JSON did not).
+ */
 export function contentChanged(obj: KubeObject, old: KubeObject): boolean {
   const strip = (o: KubeObject): string => {
     const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = o;
-    return stableStringify(rest);
+    return stableStringify(withoutZeroValues(rest));
   };
   return strip(obj) !== strip(old);
+}
+
+/** value without the fields whose value is null, "", {} or [] (recursively); list items stay. */
+export function withoutZeroValues(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutZeroValues);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    const x = withoutZeroValues(v);
+    if (x === null || x === '' || (typeof x === 'object' && Object.keys(x as object).length === 0)) continue;
+    out[k] = x;
+  }
+  return out;
 }
 
 /** JSON with object keys sorted, for order-insensitive comparison. */

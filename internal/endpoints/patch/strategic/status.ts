@@ -8,16 +8,15 @@ import type { StrategicPatchError } from './strategic-patch-error.js';
 
 /**
  * The StatusError for a StrategicPatchError raised while applying a patch: Invalid becomes kube's
- * generic 422 ("the server rejected our request due to an error in our request", the error text
- * as an UnexpectedServerResponse cause), everything else a 400 BadRequest carrying the error text.
+ * generic 422 ("the server rejected our request due to an error in our request"; kube builds it
+ * with isUnexpectedResponse false, so no causes), everything else a 400 BadRequest carrying the
+ * error text.
  * Conflict only comes from three-way patch creation, which the server never does; it maps to 409.
  */
 export function statusErrorForPatch(err: StrategicPatchError): StatusError {
   switch (err.kind) {
     case 'Invalid':
-      return new StatusError(422, 'Invalid', 'the server rejected our request due to an error in our request', {
-        causes: [{ reason: 'UnexpectedServerResponse', message: err.message }],
-      });
+      return new StatusError(422, 'Invalid', 'the server rejected our request due to an error in our request', {});
     case 'Conflict':
       return new StatusError(409, 'Conflict', err.message);
     default:

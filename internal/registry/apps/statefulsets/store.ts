@@ -8,7 +8,7 @@ import { childObject, isEmptyString, isNil, objectsIn } from '../../core/shared/
 import { defineResourceModule } from '../../shared/resource-module.js';
 import { defaultField, defaultSpecTemplate, specOf } from '../../shared/workload-defaults.js';
 import { defaultPersistentVolumeClaim } from '../../core/persistentvolumeclaims/defaults.js';
-import { statefulSetStatusStrategy, statefulSetStrategy } from './strategy.js';
+import { statefulSetStatusStrategy, statefulSetStrategy, typeClaimTemplates } from './strategy.js';
 
 /**
  * apps/v1 SetObjectDefaults_StatefulSet: podManagementPolicy OrderedReady, a RollingUpdate
@@ -16,6 +16,7 @@ import { statefulSetStatusStrategy, statefulSetStrategy } from './strategy.js';
  * the template's pod defaults and each volume claim template's claim defaults. Mutates obj.
  */
 export function defaultStatefulSet(obj: KubeObject): void {
+  typeClaimTemplates(obj);
   const spec = specOf(obj);
   if (!spec) return;
   if (isEmptyString(spec.podManagementPolicy)) spec.podManagementPolicy = 'OrderedReady';

@@ -13,9 +13,10 @@ import { validateStatefulSet, validateStatefulSetStatus, validateStatefulSetUpda
 
 /**
  * kube's apps/v1 conversion writes apiVersion v1 and kind PersistentVolumeClaim into each volume
- * claim template (issue 87583), so stored and served templates carry them. Mutates obj.
+ * claim template (issue 87583), so stored and served templates carry them: on every decode (the
+ * defaulter calls it, since a Protobuf body cannot carry them) and before storing. Mutates obj.
  */
-function typeClaimTemplates(obj: KubeObject): void {
+export function typeClaimTemplates(obj: KubeObject): void {
   const templates = asObject(obj.spec)?.volumeClaimTemplates;
   if (!Array.isArray(templates)) return;
   asObjectList(templates).forEach((t, i) => {
