@@ -11,6 +11,7 @@ import type { ValidateObjectFunc } from '../../registry/interface.js';
 import type { RequestContext } from '../../request/context.js';
 import { asObject, parseBodyStrict, readBody, sortKeysDeep } from '../negotiation/body.js';
 import { acceptedBodyTypes, bodyEncoding, contentTypeOf, negotiateOutput, type OutputTarget } from '../negotiation/media-type.js';
+import { asPartialObjectMetadata, asPartialObjectMetadataList, checkPartialShape } from '../negotiation/partial-metadata.js';
 import { parseIncludeObject, toTable } from '../negotiation/table.js';
 import { encodeBody, setWarnings, wantsPretty, writeBody } from '../negotiation/writer.js';
 import { toExternal, toInternal, type ResourceScope } from '../scope.js';
@@ -37,9 +38,16 @@ export interface HandlerInput {
 /** A verb handler. Throws StatusErrors; the dispatcher writes them. */
 export type Handler = (h: HandlerInput) => Promise<void>;
 
-/** Negotiates the output first, as kube does, so a 406 happens before any side effect. */
-export function outputFor(h: HandlerInput): OutputTarget {
-  return negotiateOutput(h.req.headers.accept, true, h.scope.protobuf);
+/**
+ * Negotiates the output first, so a 406 happens before any side effect. collection is true for
+ * verbs answering a list (list, deletecollection): PartialObjectMetadata must then be asked for in
+ * its List form, and the other verbs' answers in the single form (kube finds this out only after
+ * the write; refusing first is what it means to do).
+ */
+export function outputFor(h: HandlerInput, collection = false): OutputTarget {
+  const target = negotiateOutput(h.req.headers.accept, true, h.scope.protobuf);
+  checkPartialShape(target.as, collection, h.scope.group, h.scope.kind);
+  return target;
 }
 
 function isStatus(obj: unknown): obj is Status {
@@ -56,8 +64,13 @@ export async function respondObject(h: HandlerInput, target: OutputTarget, code:
   }
   const external = toExternal(h.scope, obj);
   if (target.as === 'Table') {
-    const table = toTable([external], undefined, { include: parseIncludeObject(h.query.get('includeObject')), tableVersion: target.tableVersion ?? 'v1' });
-    await writeBody(h.req, h.res, code, target.contentType, encodeBody(table, 'json', pretty));
+    const table = toTable([external], undefined, { include: parseIncludeObject(h.query.get('includeObject')), tableVersion: target.metaVersion ?? 'v1' });
+    await writeBody(h.req, h.res, code, target.contentType, encodeBody(table, target.encoding, pretty));
+    return;
+  }
+  if (target.as === 'PartialObjectMetadata') {
+    const partial = asPartialObjectMetadata(external, target.metaVersion ?? 'v1');
+    await writeBody(h.req, h.res, code, target.contentType, encodeBody(partial, target.encoding, pretty));
     return;
   }
   await writeBody(h.req, h.res, code, target.contentType, encodeBody(external, target.encoding, pretty));
@@ -69,8 +82,13 @@ export async function respondList(h: HandlerInput, target: OutputTarget, items: 
   setWarnings(h.res, h.ctx.warnings);
   const external = items.map((o) => toExternal(h.scope, o));
   if (target.as === 'Table') {
-    const table = toTable(external, meta, { include: parseIncludeObject(h.query.get('includeObject')), tableVersion: target.tableVersion ?? 'v1' });
-    await writeBody(h.req, h.res, 200, target.contentType, encodeBody(table, 'json', pretty));
+    const table = toTable(external, meta, { include: parseIncludeObject(h.query.get('includeObject')), tableVersion: target.metaVersion ?? 'v1' });
+    await writeBody(h.req, h.res, 200, target.contentType, encodeBody(table, target.encoding, pretty));
+    return;
+  }
+  if (target.as === 'PartialObjectMetadataList') {
+    const partial = asPartialObjectMetadataList(external, meta, target.metaVersion ?? 'v1');
+    await writeBody(h.req, h.res, 200, target.contentType, encodeBody(partial, target.encoding, pretty));
     return;
   }
   const list = { kind: h.scope.listKind, apiVersion: h.scope.apiVersion, metadata: meta, items: external };

@@ -9,7 +9,7 @@ import { parseListOptions } from './options.js';
 
 /** Serves deletecollection. */
 export const deleteCollectionHandler: Handler = async (h) => {
-  const target = outputFor(h);
+  const target = outputFor(h, true);
   const storage = h.scope.storage;
   if (!storage.deleteCollection) throw methodNotAllowed();
   const listOpts = parseListOptions(h.query, h.scope.selectableFields, h.scope.namespaced, false);

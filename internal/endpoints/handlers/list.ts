@@ -14,7 +14,7 @@ export const listHandler: Handler = async (h) => {
     await serveWatch(h, opts);
     return;
   }
-  const target = outputFor(h);
+  const target = outputFor(h, true);
   const storage = h.scope.storage;
   if (!storage.list) throw methodNotAllowed();
   const result = await storage.list(h.ctx, opts);

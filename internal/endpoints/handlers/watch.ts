@@ -13,6 +13,7 @@ import type { ListOptions } from '../../registry/interface.js';
 import { interpretStorageError } from '../../registry/generic/storage-errors.js';
 import type { StorageWatchEvent } from '../../storage/interface.js';
 import { negotiateOutput } from '../negotiation/media-type.js';
+import { asPartialObjectMetadata, checkPartialShape } from '../negotiation/partial-metadata.js';
 import { parseIncludeObject, toTable } from '../negotiation/table.js';
 import { setWarnings, toStatusError } from '../negotiation/writer.js';
 import { toExternal } from '../scope.js';
@@ -23,8 +24,11 @@ import { methodNotAllowed } from './method-not-allowed.js';
 export async function serveWatch(h: HandlerInput, opts: ListOptions): Promise<void> {
   const target = negotiateOutput(h.req.headers.accept, true, h.scope.protobuf);
   if (target.encoding === 'yaml') {
-    throw newNotAcceptable(['application/json', 'application/json;stream=watch', 'application/vnd.kubernetes.protobuf;stream=watch']);
+    throw newNotAcceptable(['application/json;stream=watch', 'application/vnd.kubernetes.protobuf;stream=watch']);
   }
+  // Each event carries one object: PartialObjectMetadata, never the List form.
+  checkPartialShape(target.as, false, h.scope.group, h.scope.kind);
+  const metaVersion = target.metaVersion ?? 'v1';
   const protobuf = target.encoding === 'protobuf';
   const include = target.as === 'Table' ? parseIncludeObject(h.query.get('includeObject')) : 'Metadata';
   const storage = h.scope.storage;
@@ -49,7 +53,7 @@ export async function serveWatch(h: HandlerInput, opts: ListOptions): Promise<vo
   h.shutdown.addEventListener('abort', stop, { once: true });
 
   res.statusCode = 200;
-  res.setHeader('Content-Type', protobuf ? 'application/vnd.kubernetes.protobuf;stream=watch' : target.as === 'Table' ? target.contentType : 'application/json');
+  res.setHeader('Content-Type', protobuf ? 'application/vnd.kubernetes.protobuf;stream=watch' : 'application/json');
   res.setHeader('Cache-Control', 'no-cache, private');
   res.setHeader('Transfer-Encoding', 'chunked');
   setWarnings(res, h.ctx.warnings);
@@ -72,11 +76,12 @@ export async function serveWatch(h: HandlerInput, opts: ListOptions): Promise<vo
     }
     if (ev.type === 'BOOKMARK') {
       const object: KubeObject = { kind: h.scope.kind, apiVersion: h.scope.apiVersion, metadata: ev.object.metadata };
-      return frame('BOOKMARK', object);
+      return frame('BOOKMARK', target.as === 'PartialObjectMetadata' ? asPartialObjectMetadata(object, metaVersion) : object);
     }
     const external = toExternal(h.scope, ev.object);
+    if (target.as === 'PartialObjectMetadata') return frame(ev.type, asPartialObjectMetadata(external, metaVersion));
     if (target.as === 'Table') {
-      const table = toTable([external], undefined, { include, tableVersion: target.tableVersion ?? 'v1', noHeaders: headersSent });
+      const table = toTable([external], undefined, { include, tableVersion: metaVersion, noHeaders: headersSent });
       headersSent = true;
       return `${JSON.stringify({ type: ev.type, object: table })}\n`;
     }

@@ -73,13 +73,16 @@ export function contentTypeOf(encoding: Encoding): string {
 /** Kubernetes Protobuf (the k8s\0 envelope). */
 export const protobufMediaType = 'application/vnd.kubernetes.protobuf';
 
-/** What a resource response should be: the encoding and the shape (the object itself, or a Table). */
+/** The shapes a resource response can take: the object itself, or one of meta.k8s.io's views of it. */
+export type OutputShape = '' | 'Table' | 'PartialObjectMetadata' | 'PartialObjectMetadataList';
+
+/** What a resource response should be: the encoding and the shape (the object, a Table, or metadata only). */
 export interface OutputTarget {
   readonly encoding: Encoding;
-  /** "" for the object; "Table" for meta.k8s.io Table (version in tableVersion). */
-  readonly as: '' | 'Table';
-  readonly tableVersion?: 'v1' | 'v1beta1';
-  /** The Content-Type to answer with. */
+  /** "" for the object itself; otherwise the meta.k8s.io kind to transform it into (version in metaVersion). */
+  readonly as: OutputShape;
+  readonly metaVersion?: 'v1' | 'v1beta1';
+  /** The Content-Type to answer with (the plain media type: kube adds no as=/g=/v= to it). */
   readonly contentType: string;
 }
 
@@ -96,9 +99,27 @@ function encodingOf(r: MediaRange): Encoding | undefined {
 }
 
 /**
+ * The shape one Accept clause asks for, or undefined when the endpoint cannot serve it (kube's
+ * AllowsMediaTypeTransform). Any of as=, g= or v= makes the clause a conversion request, which
+ * only meta.k8s.io v1 and v1beta1 Table (JSON and YAML) and PartialObjectMetadata[List] (every
+ * encoding) satisfy; stream= other than "watch" is refused too.
+ */
+function shapeOf(r: MediaRange, encoding: Encoding, allowTable: boolean): { as: OutputShape; metaVersion?: 'v1' | 'v1beta1' } | undefined {
+  const stream = r.params.stream;
+  if (stream !== undefined && stream !== 'watch') return undefined;
+  const { as, g, v } = r.params;
+  if (as === undefined && g === undefined && v === undefined) return { as: '' };
+  if (g !== 'meta.k8s.io' || (v !== 'v1' && v !== 'v1beta1')) return undefined;
+  if (as === 'Table') return allowTable && encoding !== 'protobuf' ? { as, metaVersion: v } : undefined;
+  if (as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') return { as, metaVersion: v };
+  return undefined;
+}
+
+/**
  * Picks the output for a resource request. Accept clauses asking for a representation the
  * endpoint cannot produce are skipped; when none is left the request is 406 NotAcceptable.
- * allowTable is false for endpoints that cannot produce Tables (subresources like scale).
+ * allowTable is false for endpoints without a table convertor; allowProtobuf is false for kinds
+ * without a Protobuf message (it does not restrict the meta.k8s.io shapes, which have one).
  */
 export function negotiateOutput(accept: string | undefined, allowTable = true, allowProtobuf = true): OutputTarget {
   const ranges = parseAccept(accept);
@@ -106,20 +127,10 @@ export function negotiateOutput(accept: string | undefined, allowTable = true, a
   for (const r of ranges) {
     const encoding = encodingOf(r);
     if (!encoding) continue;
-    if (encoding === 'protobuf' && !allowProtobuf) continue;
-    const as = r.params.as;
-    if (as === undefined || as === '') {
-      return { encoding, as: '', contentType: contentTypeOf(encoding) };
-    }
-    if (as === 'Table' && allowTable && r.params.g === 'meta.k8s.io' && (r.params.v === 'v1' || r.params.v === 'v1beta1')) {
-      if (encoding !== 'json') continue;
-      return {
-        encoding,
-        as: 'Table',
-        tableVersion: r.params.v,
-        contentType: `application/json;as=Table;v=${r.params.v};g=meta.k8s.io`,
-      };
-    }
+    const shape = shapeOf(r, encoding, allowTable);
+    if (!shape) continue;
+    if (shape.as === '' && encoding === 'protobuf' && !allowProtobuf) continue;
+    return { encoding, ...shape, contentType: contentTypeOf(encoding) };
   }
   throw newNotAcceptable(allowProtobuf ? [...servedMediaTypes] : ['application/json', 'application/yaml']);
 }

@@ -82,9 +82,14 @@ export function toStatusError(err: unknown, report?: (err: unknown) => void): St
   return newInternalError(err instanceof Error ? err.message : String(err));
 }
 
-/** The encoding to write a Status in: the first of JSON, YAML and Protobuf the client accepts, else JSON. */
+/**
+ * The encoding to write a Status in: the first of JSON, YAML and Protobuf the client accepts, else
+ * JSON. Clauses asking for a conversion (as=, g=, v=) cannot carry a Status and are passed over,
+ * as kube's default endpoint restrictions do.
+ */
 export function statusEncoding(accept: string | undefined): Encoding {
   for (const r of parseAccept(accept)) {
+    if (r.params.as !== undefined || r.params.g !== undefined || r.params.v !== undefined) continue;
     if (r.type === 'application' && r.subtype === 'yaml') return 'yaml';
     if (r.type === 'application' && r.subtype === 'vnd.kubernetes.protobuf') return 'protobuf';
     if (r.type === 'application' && (r.subtype === 'json' || r.subtype === '*')) return 'json';
