@@ -154,7 +154,7 @@ const GO_SHAPES: Record<string, { value?: string; pointer?: string; always?: str
   'apps.v1.ReplicaSetSpec': { value: 'minReadySeconds template', pointer: 'replicas' },
   'apps.v1.ReplicaSetStatus': { value: 'fullyLabeledReplicas readyReplicas availableReplicas observedGeneration', pointer: 'terminatingReplicas' },
   'apps.v1.StatefulSetSpec': { value: 'serviceName podManagementPolicy updateStrategy minReadySeconds template', pointer: 'replicas revisionHistoryLimit' },
-  'apps.v1.StatefulSetStatus': { value: 'observedGeneration readyReplicas currentReplicas updatedReplicas currentRevision updateRevision availableReplicas', pointer: 'collisionCount' },
+  'apps.v1.StatefulSetStatus': { value: 'observedGeneration readyReplicas currentReplicas updatedReplicas currentRevision updateRevision', pointer: 'collisionCount', always: 'availableReplicas' },
   'apps.v1.StatefulSetUpdateStrategy': { value: 'type' },
   'apps.v1.DaemonSetSpec': { value: 'updateStrategy minReadySeconds template', pointer: 'revisionHistoryLimit' },
   'apps.v1.DaemonSetStatus': { value: 'observedGeneration updatedNumberScheduled numberAvailable numberUnavailable', pointer: 'collisionCount' },

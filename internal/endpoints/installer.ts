@@ -6,6 +6,7 @@
 import { generatedGroups, generatedResources } from '../../api/gen/resources.js';
 import { messageForKind } from '../../proto/registry.js';
 import { apiVersionOf } from '../../api/meta/types.js';
+import type { KubeObject } from '../../api/meta/types.js';
 import type { GeneratedResource, GeneratedSubresource } from '../../api/resource-info.js';
 import type { RestStorage } from '../registry/interface.js';
 import type { ResourceRegistration } from '../registry/registration.js';
@@ -162,5 +163,23 @@ export class ApiInstaller {
   /** Every main scope (one per resource and version). */
   resourceScopes(): ResourceScope[] {
     return [...this.scopes.values()].filter((s) => s.subresource === '');
+  }
+
+  /**
+   * Defaulting for objects as they come out of storage, keyed by their stored apiVersion and
+   * kind: the defaulter of the version that is stored as itself. Like kube's decoding from etcd,
+   * it fills in what an object stored before a default existed (or in an encoding that cannot
+   * carry a field) would lack. Objects of other kinds pass unchanged.
+   */
+  storedObjectDefaulter(): (obj: KubeObject) => void {
+    const byStoredKind = new Map<string, (obj: KubeObject) => void>();
+    for (const s of this.resourceScopes()) {
+      if (s.conversion || !s.defaulter) continue;
+      byStoredKind.set(`${s.apiVersion}/${s.kind}`, s.defaulter);
+    }
+    return (obj) => {
+      if (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string') return;
+      byStoredKind.get(`${obj.apiVersion}/${obj.kind}`)?.(obj);
+    };
   }
 }

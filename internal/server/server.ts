@@ -5,6 +5,7 @@
  */
 import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
+import type { KubeObject } from '../../api/meta/types.js';
 import { Etcd3 } from 'etcd3';
 import { AdmissionChain } from '../admission/chain.js';
 import { NamespaceLifecycle } from '../admission/plugins/namespace-lifecycle/plugin.js';
@@ -24,7 +25,7 @@ import { ClusterIPAllocator } from '../registry/core/services/ip-allocator.js';
 import type { RestStorage } from '../registry/interface.js';
 import type { ResourceRegistration } from '../registry/registration.js';
 import { internalContext } from '../request/context.js';
-import { jsonCodec } from '../storage/codec.js';
+import { codecForMediaType } from '../storage/codec.js';
 import { startCompactor } from '../storage/etcd3/compactor.js';
 import { Etcd3Store } from '../storage/etcd3/store.js';
 import { buildChain } from './chain.js';
@@ -52,10 +53,18 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     bindAddress: options.bindAddress,
   });
   const client = new Etcd3({ hosts: [...options.etcdServers], dialTimeout: 5000 });
-  const storage = new Etcd3Store(client, { prefix: options.etcdPrefix, codec: jsonCodec, callTimeoutMs: options.requestTimeoutMs });
+  // Objects read from etcd get their version's defaulting, set once the registrations exist.
+  let defaultStored: ((obj: KubeObject) => void) | undefined;
+  const storage = new Etcd3Store(client, {
+    prefix: options.etcdPrefix,
+    codec: codecForMediaType(options.storageMediaType),
+    callTimeoutMs: options.requestTimeoutMs,
+    onDecode: (obj) => defaultStored?.(obj),
+  });
 
   const registrations: ResourceRegistration[] = [namespacesModule, ...builtinResourceModules].flatMap((m) => m({ storage, serviceClusterIPRange: options.serviceClusterIPRange }));
   const installer = new ApiInstaller(registrations);
+  defaultStored = installer.storedObjectDefaulter();
   const namespaces = registrations.find((r) => r.group === '' && r.resource === 'namespaces') as ResourceRegistration;
   const namespaceStorage = namespaces.main;
 

@@ -139,7 +139,7 @@ export const protoTable: PackedTable = {
     [8,"StatefulSetOrdinals","",[[1,"start","int32",16]]],
     [8,"StatefulSetPersistentVolumeClaimRetentionPolicy","",[[1,"whenDeleted","string",16],[2,"whenScaled","string",16]]],
     [8,"StatefulSetSpec","",[[1,"replicas","int32",48],[2,"selector",1155,8],[3,"template",531,8],[4,"volumeClaimTemplates",493,17],[5,"serviceName","string",24],[6,"podManagementPolicy","string",24],[7,"updateStrategy",129,24],[8,"revisionHistoryLimit","int32",48],[9,"minReadySeconds","int32",24],[10,"persistentVolumeClaimRetentionPolicy",126,16],[11,"ordinals",125,16]]],
-    [8,"StatefulSetStatus","",[[1,"observedGeneration","int64",24],[2,"replicas","int32",8],[3,"readyReplicas","int32",24],[4,"currentReplicas","int32",24],[5,"updatedReplicas","int32",24],[6,"currentRevision","string",24],[7,"updateRevision","string",24],[9,"collisionCount","int32",48],[10,"conditions",123,17],[11,"availableReplicas","int32",24]]],
+    [8,"StatefulSetStatus","",[[1,"observedGeneration","int64",24],[2,"replicas","int32",8],[3,"readyReplicas","int32",24],[4,"currentReplicas","int32",24],[5,"updatedReplicas","int32",24],[6,"currentRevision","string",24],[7,"updateRevision","string",24],[9,"collisionCount","int32",48],[10,"conditions",123,17],[11,"availableReplicas","int32",8]]],
     [8,"StatefulSetUpdateStrategy","",[[1,"type","string",24],[2,"rollingUpdate",121,16]]],
     [9,"ControllerRevision","",[[1,"metadata",1162,16],[2,"data",1182,16],[3,"revision","int64",8]]],
     [9,"ControllerRevisionList","",[[1,"metadata",1158,16],[2,"items",130,9]]],

@@ -219,7 +219,7 @@ describe('watches', () => {
     await fx.request('POST', cms, { body: cm('t2') });
     const [e1, e2] = [await w.next(), await w.next()];
     assert.equal(e1.object.kind, 'Table');
-    assert.deepEqual(e1.object.columnDefinitions.map((c: any) => c.name), ['Name', 'Created At']);
+    assert.deepEqual(e1.object.columnDefinitions.map((c: any) => c.name), ['Name', 'Data', 'Age']);
     assert.equal(e1.object.rows[0].cells[0], 't1');
     assert.equal(e2.object.columnDefinitions, null, 'headers only on the first event');
     w.close();

@@ -42,6 +42,8 @@ export function testServerOptions(etcdEndpoint: string, port: number, certDir: s
   return {
     etcdServers: [etcdEndpoint],
     etcdPrefix: '/registry',
+    // kube's default, so every test exercises Protobuf storage unless it asks otherwise.
+    storageMediaType: 'application/vnd.kubernetes.protobuf',
     securePort: port,
     bindAddress: '127.0.0.1',
     certDir,

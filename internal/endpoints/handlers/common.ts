@@ -50,6 +50,12 @@ export function outputFor(h: HandlerInput, collection = false): OutputTarget {
   return target;
 }
 
+/** Which printer a Table of this endpoint uses: the resource's own, also for status; default columns for other subresources. */
+export function tableResource(h: HandlerInput): { group: string; version: string; resource: string } | undefined {
+  const s = h.scope;
+  return s.subresource === '' || s.subresource === 'status' ? { group: s.group, version: s.version, resource: s.resource } : undefined;
+}
+
 function isStatus(obj: unknown): obj is Status {
   return typeof obj === 'object' && obj !== null && (obj as { kind?: unknown }).kind === 'Status';
 }
@@ -64,7 +70,7 @@ export async function respondObject(h: HandlerInput, target: OutputTarget, code:
   }
   const external = toExternal(h.scope, obj);
   if (target.as === 'Table') {
-    const table = toTable([external], undefined, { include: parseIncludeObject(h.query.get('includeObject')), tableVersion: target.metaVersion ?? 'v1' });
+    const table = toTable([external], undefined, { include: parseIncludeObject(h.query.get('includeObject')), tableVersion: target.metaVersion ?? 'v1', resource: tableResource(h) });
     await writeBody(h.req, h.res, code, target.contentType, encodeBody(table, target.encoding, pretty));
     return;
   }
@@ -82,7 +88,7 @@ export async function respondList(h: HandlerInput, target: OutputTarget, items: 
   setWarnings(h.res, h.ctx.warnings);
   const external = items.map((o) => toExternal(h.scope, o));
   if (target.as === 'Table') {
-    const table = toTable(external, meta, { include: parseIncludeObject(h.query.get('includeObject')), tableVersion: target.metaVersion ?? 'v1' });
+    const table = toTable(external, meta, { include: parseIncludeObject(h.query.get('includeObject')), tableVersion: target.metaVersion ?? 'v1', resource: tableResource(h) });
     await writeBody(h.req, h.res, 200, target.contentType, encodeBody(table, target.encoding, pretty));
     return;
   }

@@ -17,7 +17,7 @@ import { asPartialObjectMetadata, checkPartialShape } from '../negotiation/parti
 import { parseIncludeObject, toTable } from '../negotiation/table.js';
 import { setWarnings, toStatusError } from '../negotiation/writer.js';
 import { toExternal } from '../scope.js';
-import type { HandlerInput } from './common.js';
+import { tableResource, type HandlerInput } from './common.js';
 import { methodNotAllowed } from './method-not-allowed.js';
 
 /** Runs a watch for opts and streams it to the client. */
@@ -81,7 +81,7 @@ export async function serveWatch(h: HandlerInput, opts: ListOptions): Promise<vo
     const external = toExternal(h.scope, ev.object);
     if (target.as === 'PartialObjectMetadata') return frame(ev.type, asPartialObjectMetadata(external, metaVersion));
     if (target.as === 'Table') {
-      const table = toTable([external], undefined, { include, tableVersion: metaVersion, noHeaders: headersSent });
+      const table = toTable([external], undefined, { include, tableVersion: metaVersion, noHeaders: headersSent, resource: tableResource(h) });
       headersSent = true;
       return `${JSON.stringify({ type: ev.type, object: table })}\n`;
     }

@@ -1,22 +1,18 @@
 /**
- * Server-side Table output (meta.k8s.io Table): the default two columns kube-apiserver gives
- * every resource without its own printer, Name and Created At, with rows carrying the object as
- * includeObject asks (None, Metadata as PartialObjectMetadata by default, or the whole Object).
+ * Server-side Table output (meta.k8s.io Table): the resource's printer columns (printers/), or the
+ * default two columns kube-apiserver gives every resource without its own printer, Name and
+ * Created At, with rows carrying the object as includeObject asks (None, Metadata as
+ * PartialObjectMetadata by default, or the whole Object).
  */
 import type { KubeObject, ListMeta } from '../../../api/meta/types.js';
 import { newBadRequest } from '../../apierrors/factories.js';
+import { printerFor } from './printers/index.js';
+import type { TableColumn } from './printers/types.js';
+
+export type { TableColumn } from './printers/types.js';
 
 /** includeObject query values. */
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
-
-/** A Table column definition. */
-export interface TableColumn {
-  readonly name: string;
-  readonly type: string;
-  readonly format: string;
-  readonly description: string;
-  readonly priority: number;
-}
 
 /** The default columns (kube's default table convertor). */
 export const defaultColumns: readonly TableColumn[] = [
@@ -55,6 +51,10 @@ export interface TableOptions {
   readonly tableVersion: 'v1' | 'v1beta1';
   /** Leave out columnDefinitions (watch events after the first). */
   readonly noHeaders?: boolean;
+  /** The endpoint's group, version and resource; absent (a subresource other than status): default columns. */
+  readonly resource?: { readonly group: string; readonly version: string; readonly resource: string };
+  /** What ages are measured against; the time of the call by default. */
+  readonly now?: Date;
 }
 
 /** Builds the Table for objects (a list when listMeta is given, else one object). */
@@ -67,15 +67,19 @@ export function toTable(objects: readonly KubeObject[], listMeta: ListMeta | und
   } else if (objects[0]?.metadata.resourceVersion) {
     metadata.resourceVersion = objects[0].metadata.resourceVersion;
   }
+  const printer = opts.resource ? printerFor(opts.resource.group, opts.resource.version, opts.resource.resource) : undefined;
+  const now = opts.now ?? new Date();
   const rows = objects.map((o) => {
     const object = rowObject(o, opts.include, opts.tableVersion);
-    return { cells: [o.metadata.name ?? '', o.metadata.creationTimestamp ?? null], ...(object ? { object } : {}) };
+    const cells = printer ? printer.cells(o as Record<string, unknown>, now) : [o.metadata.name ?? '', o.metadata.creationTimestamp ?? null];
+    const conditions = printer?.rowConditions?.(o as Record<string, unknown>);
+    return { cells, ...(conditions ? { conditions } : {}), ...(object ? { object } : {}) };
   });
   return {
     kind: 'Table',
     apiVersion: `meta.k8s.io/${opts.tableVersion}`,
     metadata,
-    columnDefinitions: opts.noHeaders ? null : defaultColumns,
+    columnDefinitions: opts.noHeaders ? null : (printer?.columns ?? defaultColumns),
     rows,
   };
 }

@@ -12,6 +12,7 @@ describe('apiserver flags', () => {
     assert.deepEqual(r.options, {
       etcdServers: ['http://127.0.0.1:2379'],
       etcdPrefix: '/registry',
+      storageMediaType: 'application/vnd.kubernetes.protobuf',
       securePort: 6443,
       bindAddress: '0.0.0.0',
       certDir: '/var/run/kubernetes',
@@ -35,6 +36,19 @@ describe('apiserver flags', () => {
     assert.equal(r.options.minRequestTimeoutSeconds, 60);
     assert.equal(r.options.verbosity, 4);
     assert.equal(r.options.bindAddress, '127.0.0.1');
+  });
+
+  it('--storage-media-type takes the three media types and refuses others', () => {
+    for (const mt of ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf']) {
+      const r = run(['--etcd-servers=http://e:1', `--storage-media-type=${mt}`]);
+      assert.equal(r.kind === 'run' && r.options.storageMediaType, mt);
+    }
+    const bad = run(['--etcd-servers=http://e:1', '--storage-media-type=text/plain']);
+    assert.equal(bad.kind, 'exit');
+    if (bad.kind === 'exit') {
+      assert.equal(bad.code, 1);
+      assert.equal(bad.stderr, 'Error: --storage-media-type "text/plain" invalid, allowed values: application/json, application/vnd.kubernetes.protobuf, application/yaml\n');
+    }
   });
 
   it('refuses --secure-port 0 with a clear message', () => {

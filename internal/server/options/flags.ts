@@ -6,12 +6,15 @@
 import { isIP } from 'node:net';
 import yargs from 'yargs';
 import { parseServiceCIDR } from '../../registry/core/services/ip-allocator.js';
+import { storageMediaTypes, type StorageMediaType } from '../../storage/codec.js';
 import { formatGoDuration, parseGoDuration } from './duration.js';
 
 /** Validated options of one API server. */
 export interface ServerOptions {
   readonly etcdServers: readonly string[];
   readonly etcdPrefix: string;
+  /** --storage-media-type: the encoding objects are written to etcd in. */
+  readonly storageMediaType: StorageMediaType;
   readonly securePort: number;
   readonly bindAddress: string;
   readonly certDir: string;
@@ -55,6 +58,11 @@ export function parseFlags(argv: readonly string[], versionText: string): ParseR
     .parserConfiguration({ 'camel-case-expansion': false, 'boolean-negation': false, 'duplicate-arguments-array': false })
     .option('etcd-servers', { type: 'string', describe: 'List of etcd servers to connect with (scheme://ip:port), comma separated.' })
     .option('etcd-prefix', { type: 'string', default: '/registry', describe: 'The prefix to prepend to all resource paths in etcd.' })
+    .option('storage-media-type', {
+      type: 'string',
+      default: 'application/vnd.kubernetes.protobuf',
+      describe: `The media type objects are stored in etcd with (custom resources are always JSON). Every encoding stays readable, so it can be changed without a migration. Supported media types: [${storageMediaTypes.join(', ')}]`,
+    })
     .option('etcd-compaction-interval', { type: 'string', default: '5m0s', describe: 'The interval of compaction requests. If 0, the compaction request from apiserver is disabled.' })
     .option('secure-port', { type: 'string', default: '6443', describe: 'The port on which to serve HTTPS with authentication and authorization. It cannot be switched off with 0.' })
     .option('bind-address', { type: 'string', default: '0.0.0.0', describe: 'The IP address on which to listen for the --secure-port port.' })
@@ -91,6 +99,10 @@ export function parseFlags(argv: readonly string[], versionText: string): ParseR
   }
 }
 
+function isStorageMediaType(v: string): v is StorageMediaType {
+  return (storageMediaTypes as readonly string[]).includes(v);
+}
+
 function validate(p: Record<string, unknown>): ServerOptions {
   const servers = String(p['etcd-servers'] ?? '')
     .split(',')
@@ -115,6 +127,10 @@ function validate(p: Record<string, unknown>): ServerOptions {
   const verbosity = intFlag('v', p.v);
   const prefix = String(p['etcd-prefix']);
   if (!prefix.startsWith('/')) throw new FlagError(`--etcd-prefix ${JSON.stringify(prefix)} must start with "/"`);
+  const storageMediaType = String(p['storage-media-type']);
+  if (!isStorageMediaType(storageMediaType)) {
+    throw new FlagError(`--storage-media-type ${JSON.stringify(storageMediaType)} invalid, allowed values: ${[...storageMediaTypes].sort().join(', ')}`);
+  }
   const certFile = p['tls-cert-file'] as string | undefined;
   const keyFile = p['tls-private-key-file'] as string | undefined;
   if (Boolean(certFile) !== Boolean(keyFile)) throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
@@ -130,6 +146,7 @@ function validate(p: Record<string, unknown>): ServerOptions {
   return {
     etcdServers: servers,
     etcdPrefix: prefix,
+    storageMediaType,
     securePort,
     bindAddress,
     certDir: String(p['cert-dir']),

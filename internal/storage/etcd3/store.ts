@@ -42,6 +42,11 @@ export interface Etcd3StoreOptions {
   readonly callTimeoutMs?: number;
   /** How often a watch that allows bookmarks gets one (kube: about a minute). */
   readonly bookmarkIntervalMs?: number;
+  /**
+   * Runs on every object decoded from etcd (kube defaults objects as it decodes them from
+   * storage, so fields added by newer defaulting, or lost by an encoding, are filled in). Mutates obj.
+   */
+  readonly onDecode?: (obj: KubeObject) => void;
 }
 
 interface Current {
@@ -56,6 +61,7 @@ export class Etcd3Store implements Storage {
   private readonly codec: StorageCodec;
   private readonly callTimeoutMs: number;
   private readonly bookmarkIntervalMs: number | undefined;
+  private readonly onDecode: ((obj: KubeObject) => void) | undefined;
 
   constructor(
     private readonly client: Etcd3,
@@ -65,6 +71,7 @@ export class Etcd3Store implements Storage {
     this.codec = options.codec;
     this.callTimeoutMs = options.callTimeoutMs ?? 60_000;
     this.bookmarkIntervalMs = options.bookmarkIntervalMs;
+    this.onDecode = options.onDecode;
   }
 
   private fullKey(key: string): string {
@@ -78,6 +85,7 @@ export class Etcd3Store implements Storage {
   private decode(kv: IKeyValue): KubeObject {
     const key = kv.key.toString();
     const obj = this.codec.decode(key, kv.value);
+    this.onDecode?.(obj);
     obj.metadata.resourceVersion = kv.mod_revision;
     return obj;
   }
@@ -138,6 +146,7 @@ export class Etcd3Store implements Storage {
     const res = await this.txn(full, 0n, 'put', data);
     if (!res.succeeded) throw new StorageError('KeyExists', full, `key ${full} already exists`);
     const out = this.codec.decode(full, data);
+    this.onDecode?.(out);
     out.metadata.resourceVersion = res.header.revision;
     return out;
   }
@@ -313,6 +322,7 @@ export class Etcd3Store implements Storage {
         continue;
       }
       const out = this.codec.decode(full, data);
+      this.onDecode?.(out);
       out.metadata.resourceVersion = res.header.revision;
       return out;
     }
