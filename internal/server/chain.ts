@@ -13,6 +13,7 @@ import { writeStatus } from '../endpoints/negotiation/writer.js';
 import { stateOf, withRequestContext } from '../filters/request-context.js';
 import { withTimeout } from '../filters/timeout.js';
 import type { Logger } from '../observability/logging.js';
+import type { ServerMetrics } from '../observability/metrics.js';
 import { serveHealth, type HealthEndpoints } from './health.js';
 
 /** What the chain serves. */
@@ -24,6 +25,7 @@ export interface ChainDeps {
   readonly openapiV2: OpenApiV2Handler;
   readonly requestTimeoutMs: number;
   readonly log: Logger;
+  readonly metrics: ServerMetrics;
 }
 
 /** Builds the Express application. */
@@ -41,6 +43,13 @@ export function buildChain(deps: ChainDeps): express.Express {
     const { path, query, ctx } = stateOf(req);
     try {
       if (await serveHealth(deps.health, req, res, path, query)) return;
+      if (path === '/metrics' && (req.method === 'GET' || req.method === 'HEAD')) {
+        const text = await deps.metrics.text();
+        res.statusCode = 200;
+        res.setHeader('Content-Type', deps.metrics.registry.contentType);
+        res.end(req.method === 'HEAD' ? undefined : text);
+        return;
+      }
       if (await deps.discovery.handle(req, res, path, query)) return;
       if (await deps.openapi.handle(req, res, path, query)) return;
       if (await deps.openapiV2.handle(req, res, path, query)) return;

@@ -19,6 +19,7 @@ import { ApiInstaller } from '../endpoints/installer.js';
 import { OpenApiV2Handler } from '../endpoints/openapi/v2.js';
 import { OpenApiV3Handler } from '../endpoints/openapi/v3.js';
 import type { Logger } from '../observability/logging.js';
+import { createMetrics, type ServerMetrics } from '../observability/metrics.js';
 import { builtinResourceModules } from '../registry/builtin.js';
 import { namespacesModule } from '../registry/core/namespaces/store.js';
 import { ClusterIPAllocator } from '../registry/core/services/ip-allocator.js';
@@ -40,6 +41,8 @@ export interface RunningServer {
   readonly certificate: ServingCertificate;
   /** Resolves once the system namespaces exist (readyz turns ready). */
   readonly ready: Promise<void>;
+  /** The server's Prometheus metrics (also served at /metrics). */
+  readonly metrics: ServerMetrics;
   /** Graceful shutdown; idempotent. */
   stop(): Promise<void>;
 }
@@ -53,6 +56,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     bindAddress: options.bindAddress,
   });
   const client = new Etcd3({ hosts: [...options.etcdServers], dialTimeout: 5000 });
+  const metrics = createMetrics();
   // Objects read from etcd get their version's defaulting, set once the registrations exist.
   let defaultStored: ((obj: KubeObject) => void) | undefined;
   const storage = new Etcd3Store(client, {
@@ -130,7 +134,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
 
   const openapi = new OpenApiV3Handler(installer);
   const openapiV2 = new OpenApiV2Handler(installer);
-  const app = buildChain({ health, discovery, dispatcher, openapi, openapiV2, requestTimeoutMs: options.requestTimeoutMs, log });
+  const app = buildChain({ health, discovery, dispatcher, openapi, openapiV2, requestTimeoutMs: options.requestTimeoutMs, log, metrics });
   const server: Server = createServer({ cert: certificate.cert, key: certificate.key, minVersion: 'TLSv1.2' }, app);
   server.keepAliveTimeout = 65_000;
   const sockets = new Set<Socket>();
@@ -208,5 +212,5 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     })();
     return stopping;
   };
-  return { port: boundPort, certificate, ready, stop };
+  return { port: boundPort, certificate, ready, metrics, stop };
 }
