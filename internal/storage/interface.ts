@@ -59,6 +59,12 @@ export interface ListResult {
   readonly continueToken?: string;
   /** How many items follow this page; only when paging without selectors and more remain. */
   readonly remainingItemCount?: number;
+  /**
+   * When the list came from the watch cache: each item's JSON (see encoded.ts), parallel to items.
+   * A JSON response in the stored version writes these bytes and never touches items, which the
+   * cache then decodes only if someone reads them.
+   */
+  readonly encodedItems?: readonly Buffer[];
 }
 
 /** Conditions a delete or update must meet against the current object. */
