@@ -26,7 +26,9 @@ import { ClusterIPAllocator } from '../registry/core/services/ip-allocator.js';
 import type { RestStorage } from '../registry/interface.js';
 import type { ResourceRegistration } from '../registry/registration.js';
 import { internalContext } from '../request/context.js';
+import { WatchCacheStorage } from '../storage/cacher/router.js';
 import { codecForMediaType } from '../storage/codec.js';
+import type { Storage } from '../storage/interface.js';
 import { startCompactor } from '../storage/etcd3/compactor.js';
 import { Etcd3Store } from '../storage/etcd3/store.js';
 import { buildChain } from './chain.js';
@@ -55,16 +57,30 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     certDir: options.certDir,
     bindAddress: options.bindAddress,
   });
-  const client = new Etcd3({ hosts: [...options.etcdServers], dialTimeout: 5000 });
+  // Like kube's etcd client, no cap on a response's size: a list of every pod can pass gRPC's 4 MiB
+  // default, and the cache's initial list is one range.
+  const client = new Etcd3({
+    hosts: [...options.etcdServers],
+    dialTimeout: 5000,
+    grpcOptions: { 'grpc.max_receive_message_length': 2 ** 31 - 1, 'grpc.max_send_message_length': 2 ** 31 - 1 },
+  });
   const metrics = createMetrics();
   // Objects read from etcd get their version's defaulting, set once the registrations exist.
   let defaultStored: ((obj: KubeObject) => void) | undefined;
-  const storage = new Etcd3Store(client, {
+  const etcdStore = new Etcd3Store(client, {
     prefix: options.etcdPrefix,
     codec: codecForMediaType(options.storageMediaType),
     callTimeoutMs: options.requestTimeoutMs,
     onDecode: (obj) => defaultStored?.(obj),
   });
+  // Each resource's generic store asks for its own watch cache (unless configured off).
+  const watchCache = options.watchCache
+    ? new WatchCacheStorage(etcdStore, { enabled: true, sizes: options.watchCacheSizes, defaultSize: options.defaultWatchCacheSize }, metrics, {
+        log: (m) => log.warn(m),
+        ...options.watchCacheTuning,
+      })
+    : undefined;
+  const storage: Storage = watchCache ?? etcdStore;
 
   const registrations: ResourceRegistration[] = [namespacesModule, ...builtinResourceModules].flatMap((m) => m({ storage, serviceClusterIPRange: options.serviceClusterIPRange }));
   const installer = new ApiInstaller(registrations);
@@ -73,13 +89,13 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
   const namespaceStorage = namespaces.main;
 
   const admission = new AdmissionChain([
-    new NamespaceLifecycle(async (name) => {
+    new NamespaceLifecycle(async (name, live) => {
       try {
         return await (namespaceStorage.get as NonNullable<RestStorage['get']>).call(
           namespaceStorage,
           internalContext({ verb: 'get', resource: 'namespaces', name }),
           name,
-          { resourceVersion: '' },
+          { resourceVersion: live ? '' : '0' },
         );
       } catch (err) {
         if (hasReason(err, 'NotFound')) return undefined;
@@ -208,6 +224,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
       deadline.unref();
       await closed;
       clearTimeout(deadline);
+      watchCache?.stop();
       client.close();
     })();
     return stopping;

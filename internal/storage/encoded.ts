@@ -33,3 +33,16 @@ export function encodedJsonOf(obj: KubeObject): Buffer | undefined {
   if (!e || e.resourceVersion !== (obj.metadata?.resourceVersion ?? '')) return undefined;
   return e.bytes;
 }
+
+/** The symbol under which a watch event exposes its object's JSON without decoding the object. */
+export const eventJson: unique symbol = Symbol('capstan.eventJson');
+
+/** A watch event that can give its object's JSON bytes (see above) without decoding it. */
+export interface EncodedEvent {
+  readonly [eventJson]: Buffer;
+}
+
+/** The JSON bytes of a watch event's object when the event carries them (events from the watch cache). */
+export function encodedJsonOfEvent(ev: object): Buffer | undefined {
+  return (ev as Partial<EncodedEvent>)[eventJson];
+}

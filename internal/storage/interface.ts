@@ -25,6 +25,12 @@ export interface SelectionPredicate {
   readonly continueToken?: string;
   /** When the predicate names one object (metadata.name=...), its name; lets a store narrow the range. */
   readonly exactName?: string;
+  /** The labels and selectable fields of obj (what matches reads); lets a cache compute them once per event. */
+  attrs?(obj: KubeObject): ObjectAttrs;
+  /** Whether an object with these attributes is selected; the same answer as matches. */
+  matchesAttrs?(attrs: ObjectAttrs): boolean;
+  /** The value the field selector requires field to equal, if it does (lets a cache use an index). */
+  requiredFieldValue?(field: string): string | undefined;
 }
 
 /** resourceVersionMatch as the API spells it. */
@@ -65,6 +71,8 @@ export interface ListResult {
    * cache then decodes only if someone reads them.
    */
   readonly encodedItems?: readonly Buffer[];
+  /** Each item's storage key (as given to the store), parallel to items, when the store knows them. */
+  readonly keys?: readonly string[];
 }
 
 /** Conditions a delete or update must meet against the current object. */
@@ -102,7 +110,12 @@ export interface DeleteOptions {
 
 /** A watch event as the storage layer emits it. */
 export type StorageWatchEvent =
-  | { readonly type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK'; readonly object: KubeObject }
+  | {
+      readonly type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
+      readonly object: KubeObject;
+      /** The object's storage key (as given to the store), when the store knows it; never on bookmarks. */
+      readonly key?: string;
+    }
   | { readonly type: 'ERROR'; readonly error: StorageError };
 
 /** A running watch: an async iterable of events, ended by stop(), by the store, or by an ERROR. */
@@ -133,4 +146,9 @@ export interface Storage {
   currentRevision(): Promise<string>;
   /** Resolves when the store answers; rejects with Unreachable otherwise. */
   readinessCheck(): Promise<void>;
+  /**
+   * The storage to use for one resource whose keys live under keyPrefix (the watch cache gives
+   * each resource its own cache). Stores without such a notion do not implement it.
+   */
+  forResource?(resource: { readonly group: string; readonly resource: string }, keyPrefix: string): Storage;
 }

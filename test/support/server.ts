@@ -44,6 +44,9 @@ export function testServerOptions(etcdEndpoint: string, port: number, certDir: s
     etcdPrefix: '/registry',
     // kube's default, so every test exercises Protobuf storage unless it asks otherwise.
     storageMediaType: 'application/vnd.kubernetes.protobuf',
+    watchCache: true,
+    watchCacheSizes: new Map(),
+    defaultWatchCacheSize: 100,
     securePort: port,
     bindAddress: '127.0.0.1',
     certDir,

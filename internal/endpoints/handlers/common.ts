@@ -18,6 +18,10 @@ import { toExternal, toInternal, type ResourceScope } from '../scope.js';
 import { checkDecode, hasSchema } from '../../validation/schema/index.js';
 import { applyFieldValidation, cannotBeHandled, orderedFieldMessages } from './field-validation.js';
 import type { FieldValidation } from './write-options.js';
+import type { ListResult } from '../../storage/interface.js';
+import { jsonListPieces, writeStreamedBody } from '../negotiation/list-stream.js';
+import { encodeListPieces } from '../../../proto/list-stream.js';
+import type { JsonObject } from '../../../proto/types.js';
 
 /** Everything a verb handler gets. */
 export interface HandlerInput {
@@ -82,11 +86,51 @@ export async function respondObject(h: HandlerInput, target: OutputTarget, code:
   await writeBody(h.req, h.res, code, target.contentType, encodeBody(external, target.encoding, pretty));
 }
 
-/** Writes a list of stored objects as <Kind>List (or a Table). */
-export async function respondList(h: HandlerInput, target: OutputTarget, items: readonly KubeObject[], meta: ListMeta): Promise<void> {
+/** A list's items as respondList takes them: a storage ListResult, whose items it reads only when it needs them. */
+export type ListItems = Pick<ListResult, 'items' | 'encodedItems'>;
+
+function isListItems(list: readonly KubeObject[] | ListItems): list is ListItems {
+  return !Array.isArray(list);
+}
+
+/**
+ * Whether the cache's encodedItems are this endpoint's JSON for the items: no conversion, and the
+ * version and kind served are the stored ones (then toExternal changes nothing the bytes lack).
+ */
+function servesStoredForm(scope: ResourceScope): boolean {
+  return scope.conversion === undefined && scope.apiVersion === scope.stored.apiVersion && scope.kind === scope.stored.kind;
+}
+
+function* mapItems<T>(items: readonly KubeObject[], fn: (obj: KubeObject) => T): Generator<T, void, undefined> {
+  for (const obj of items) yield fn(obj);
+}
+
+/**
+ * Writes a list of stored objects as <Kind>List (or a Table). Pass a ListResult itself (not its
+ * items) so that a JSON answer in the stored version can write the cache's encodedItems and never
+ * read items. Compact JSON and Protobuf lists stream (negotiation/list-stream.ts); Table,
+ * PartialObjectMetadataList, YAML and pretty JSON are encoded whole.
+ */
+export async function respondList(h: HandlerInput, target: OutputTarget, list: readonly KubeObject[] | ListItems, meta: ListMeta): Promise<void> {
   const pretty = wantsPretty(h.req, h.query);
   setWarnings(h.res, h.ctx.warnings);
-  const external = items.map((o) => toExternal(h.scope, o));
+  const source: ListItems = isListItems(list) ? list : { items: list as KubeObject[] };
+  const head = { kind: h.scope.listKind, apiVersion: h.scope.apiVersion, metadata: meta };
+  const stream = { signal: h.ctx.signal };
+  if (target.as === '' && target.encoding === 'json' && !pretty) {
+    const encoded = source.encodedItems && servesStoredForm(h.scope) ? source.encodedItems : undefined;
+    const items = encoded ?? mapItems(source.items, (o) => JSON.stringify(toExternal(h.scope, o)));
+    await writeStreamedBody(h.req, h.res, 200, target.contentType, jsonListPieces(head, items), stream);
+    return;
+  }
+  if (target.as === '' && target.encoding === 'protobuf') {
+    const encoded = encodeListPieces({ ...head, metadata: meta as JsonObject, items: mapItems(source.items, (o) => toExternal(h.scope, o) as unknown as JsonObject) });
+    if (encoded) {
+      await writeStreamedBody(h.req, h.res, 200, target.contentType, encoded.pieces, stream);
+      return;
+    }
+  }
+  const external = source.items.map((o) => toExternal(h.scope, o));
   if (target.as === 'Table') {
     const table = toTable(external, meta, { include: parseIncludeObject(h.query.get('includeObject')), tableVersion: target.metaVersion ?? 'v1', resource: tableResource(h) });
     await writeBody(h.req, h.res, 200, target.contentType, encodeBody(table, target.encoding, pretty));
@@ -97,8 +141,7 @@ export async function respondList(h: HandlerInput, target: OutputTarget, items: 
     await writeBody(h.req, h.res, 200, target.contentType, encodeBody(partial, target.encoding, pretty));
     return;
   }
-  const list = { kind: h.scope.listKind, apiVersion: h.scope.apiVersion, metadata: meta, items: external };
-  await writeBody(h.req, h.res, 200, target.contentType, encodeBody(list, target.encoding, pretty));
+  await writeBody(h.req, h.res, 200, target.contentType, encodeBody({ ...head, items: external }, target.encoding, pretty));
 }
 
 /** A decoded body or patch result, with what strict decoding found before typing. */

@@ -18,7 +18,8 @@ export const listHandler: Handler = async (h) => {
   const storage = h.scope.storage;
   if (!storage.list) throw methodNotAllowed();
   const result = await storage.list(h.ctx, opts);
-  await respondList(h, target, result.items, {
+  // The result itself: a JSON answer may write its encodedItems without decoding items.
+  await respondList(h, target, result, {
     resourceVersion: result.resourceVersion,
     ...(result.continueToken ? { continue: result.continueToken } : {}),
     ...(result.remainingItemCount !== undefined ? { remainingItemCount: result.remainingItemCount } : {}),

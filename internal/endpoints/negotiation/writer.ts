@@ -1,7 +1,8 @@
 /**
  * Writes response bodies: serialises once into the negotiated encoding (JSON, pretty JSON or
  * YAML), adds Warning headers, and gzips large bodies when the client accepts it (kube compresses
- * responses of 128 KiB and more).
+ * responses of 128 KiB and more). Large lists are streamed instead, by list-stream.ts, which uses
+ * the header helpers here and falls back to writeBody for bodies under that threshold.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
@@ -37,7 +38,8 @@ export function encodeBody(value: unknown, encoding: Encoding, pretty: boolean):
   return Buffer.from(pretty ? `${JSON.stringify(value, null, 2)}\n` : JSON.stringify(value));
 }
 
-function acceptsGzip(req: IncomingMessage): boolean {
+/** Whether the client's Accept-Encoding names gzip. */
+export function acceptsGzip(req: IncomingMessage): boolean {
   const h = req.headers['accept-encoding'];
   if (!h) return false;
   return h
@@ -55,18 +57,28 @@ export function setWarnings(res: ServerResponse, warnings: readonly string[]): v
   );
 }
 
+/** Sets the status code, Content-Type and (unless set) Cache-Control of a response about to be written. */
+export function setBodyHeaders(res: ServerResponse, code: number, contentType: string): void {
+  res.statusCode = code;
+  res.setHeader('Content-Type', contentType);
+  if (!res.hasHeader('Cache-Control')) res.setHeader('Cache-Control', 'no-cache, private');
+}
+
+/** Marks a response as gzipped: Content-Encoding, and Accept-Encoding added to Vary. Call before the first byte. */
+export function setGzipHeaders(res: ServerResponse): void {
+  res.setHeader('Content-Encoding', 'gzip');
+  const vary = res.getHeader('Vary');
+  res.setHeader('Vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
+}
+
 /** Writes a complete body with status code and content type; gzips it when large and accepted. */
 export async function writeBody(req: IncomingMessage, res: ServerResponse, code: number, contentType: string, body: Buffer): Promise<void> {
   // A request that timed out (or whose client left) has been answered already.
   if (res.headersSent || res.writableEnded) return;
-  res.statusCode = code;
-  res.setHeader('Content-Type', contentType);
-  if (!res.hasHeader('Cache-Control')) res.setHeader('Cache-Control', 'no-cache, private');
+  setBodyHeaders(res, code, contentType);
   if (body.length >= gzipThresholdBytes && acceptsGzip(req)) {
     const zipped = await gzipAsync(body);
-    res.setHeader('Content-Encoding', 'gzip');
-    const vary = res.getHeader('Vary');
-    res.setHeader('Vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
+    setGzipHeaders(res);
     res.setHeader('Content-Length', zipped.length);
     res.end(req.method === 'HEAD' ? undefined : zipped);
     return;
@@ -110,7 +122,8 @@ export async function writeStatus(
   const se = toStatusError(err, report);
   const status: Status = se.status;
   if (res.headersSent || res.writableEnded) {
-    if (!res.writableEnded) res.end();
+    // A streamed list that was cut off has destroyed the connection already: nothing to end.
+    if (!res.writableEnded && !res.destroyed) res.end();
     return;
   }
   const code = status.code ?? 500;

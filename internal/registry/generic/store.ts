@@ -8,7 +8,7 @@ import { newBadRequest, newConflict, newInvalid, newNotFound, optimisticLockErro
 import { hasReason } from '../../apierrors/status-error.js';
 import type { RequestContext } from '../../request/context.js';
 import { isStorageError } from '../../storage/errors.js';
-import type { ListResult, SelectionPredicate, Storage, StorageWatch } from '../../storage/interface.js';
+import type { ListResult, ObjectAttrs, SelectionPredicate, Storage, StorageWatch } from '../../storage/interface.js';
 import type {
   DeleteOptions,
   DeleteResult,
@@ -43,15 +43,18 @@ export interface StoreResource {
 export class GenericStore implements RestStorage {
   readonly gr: { group: string; resource: string };
   readonly kind: KindInfo;
+  /** The resource's own storage: its watch cache when the store has one for it. */
+  readonly storage: Storage;
 
   constructor(
     readonly resource: StoreResource,
     readonly strategy: Strategy,
-    readonly storage: Storage,
+    storage: Storage,
     readonly hooks: StoreHooks = {},
   ) {
     this.gr = { group: resource.group, resource: resource.resource };
     this.kind = { group: resource.group, kind: resource.kind };
+    this.storage = storage.forResource ? storage.forResource(this.gr, resource.keyPrefix) : storage;
   }
 
   /** The storage key of one object. */
@@ -79,10 +82,14 @@ export class GenericStore implements RestStorage {
     const labelEmpty = label.empty();
     const fieldEmpty = field.empty();
     const exactName = field.requiresExactMatch('metadata.name');
+    const matchesAttrs = (attrs: ObjectAttrs): boolean => (labelEmpty || label.matches(attrs.labels)) && (fieldEmpty || field.matches(attrs.fields));
     return {
       everything: labelEmpty && fieldEmpty,
       matches: (obj) =>
         (labelEmpty || label.matches(obj.metadata.labels)) && (fieldEmpty || field.matches(this.fieldsOf(obj))),
+      attrs: (obj) => ({ labels: obj.metadata.labels, fields: this.fieldsOf(obj) }),
+      matchesAttrs,
+      requiredFieldValue: (name) => (fieldEmpty ? undefined : field.requiresExactMatch(name)),
       ...(opts.limit > 0 ? { limit: opts.limit } : {}),
       ...(opts.continueToken ? { continueToken: opts.continueToken } : {}),
       ...(exactName !== undefined ? { exactName } : {}),

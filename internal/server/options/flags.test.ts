@@ -13,6 +13,9 @@ describe('apiserver flags', () => {
       etcdServers: ['http://127.0.0.1:2379'],
       etcdPrefix: '/registry',
       storageMediaType: 'application/vnd.kubernetes.protobuf',
+      watchCache: true,
+      watchCacheSizes: new Map(),
+      defaultWatchCacheSize: 100,
       securePort: 6443,
       bindAddress: '0.0.0.0',
       certDir: '/var/run/kubernetes',
@@ -48,6 +51,27 @@ describe('apiserver flags', () => {
     if (bad.kind === 'exit') {
       assert.equal(bad.code, 1);
       assert.equal(bad.stderr, 'Error: --storage-media-type "text/plain" invalid, allowed values: application/json, application/vnd.kubernetes.protobuf, application/yaml\n');
+    }
+  });
+
+  it('--watch-cache, --watch-cache-sizes and --default-watch-cache-size as kube reads them', () => {
+    const r = run(['--etcd-servers=http://e:1', '--watch-cache=false', '--watch-cache-sizes=pods#0,deployments.apps#1000', '--default-watch-cache-size=0']);
+    assert.equal(r.kind, 'run');
+    if (r.kind !== 'run') return;
+    assert.equal(r.options.watchCache, false);
+    assert.deepEqual([...r.options.watchCacheSizes], [['pods', 0], ['deployments.apps', 1000]]);
+    assert.equal(r.options.defaultWatchCacheSize, 0);
+    const bare = run(['--etcd-servers=http://e:1', '--watch-cache']);
+    assert.equal(bare.kind === 'run' && bare.options.watchCache, true);
+    for (const [arg, msg] of [
+      ['--watch-cache-sizes=pods', 'invalid value of watch cache size: pods'],
+      ['--watch-cache-sizes=pods#x', 'invalid size of watch cache size: pods#x'],
+      ['--watch-cache-sizes=pods#-1', 'watch cache size cannot be negative: pods#-1'],
+      ['--watch-cache=maybe', 'invalid argument "maybe" for "--watch-cache" flag: strconv.ParseBool: parsing "maybe": invalid syntax'],
+    ] as const) {
+      const bad = run(['--etcd-servers=http://e:1', arg]);
+      assert.equal(bad.kind, 'exit');
+      if (bad.kind === 'exit') assert.equal(bad.stderr, `Error: ${msg}\n`);
     }
   });
 

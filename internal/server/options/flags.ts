@@ -15,6 +15,17 @@ export interface ServerOptions {
   readonly etcdPrefix: string;
   /** --storage-media-type: the encoding objects are written to etcd in. */
   readonly storageMediaType: StorageMediaType;
+  /** --watch-cache: serve lists and watches from a cache per resource. */
+  readonly watchCache: boolean;
+  /** --watch-cache-sizes: sizes by "resource" or "resource.group" (only 0, which turns the cache off, matters). */
+  readonly watchCacheSizes: ReadonlyMap<string, number>;
+  /** --default-watch-cache-size: 0 turns the cache off for resources without a size of their own. */
+  readonly defaultWatchCacheSize: number;
+  /**
+   * Not a flag: the watch cache's window and buffer sizes, for tests that need a window small
+   * enough to fall out of. Production uses kube's values (see internal/storage/cacher).
+   */
+  readonly watchCacheTuning?: { readonly minWindow?: number; readonly maxWindow?: number; readonly maxBufferedEvents?: number; readonly bookmarkIntervalMs?: number };
   readonly securePort: number;
   readonly bindAddress: string;
   readonly certDir: string;
@@ -43,6 +54,30 @@ function durationFlag(name: string, value: unknown): number {
   }
 }
 
+/** A Go bool flag: a bare --flag is true; otherwise strconv.ParseBool's spellings. */
+function boolFlag(name: string, value: unknown): boolean {
+  const s = String(value);
+  if (s === '' || ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(s)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(s)) return false;
+  throw new FlagError(`invalid argument ${JSON.stringify(s)} for "--${name}" flag: strconv.ParseBool: parsing ${JSON.stringify(s)}: invalid syntax`);
+}
+
+/** --watch-cache-sizes: "resource[.group]#size" entries, as kube's ParseWatchCacheSizes reads them. */
+function watchCacheSizesFlag(value: unknown): Map<string, number> {
+  const out = new Map<string, number>();
+  const text = value === undefined ? '' : String(value);
+  for (const c of text.split(',').map((x) => x.trim()).filter((x) => x.length > 0)) {
+    const tokens = c.split('#');
+    if (tokens.length !== 2) throw new FlagError(`invalid value of watch cache size: ${c}`);
+    const sizeText = tokens[1] as string;
+    if (!/^[+-]?[0-9]+$/.test(sizeText)) throw new FlagError(`invalid size of watch cache size: ${c}`);
+    const size = Number(sizeText);
+    if (size < 0) throw new FlagError(`watch cache size cannot be negative: ${c}`);
+    out.set(tokens[0] as string, size);
+  }
+  return out;
+}
+
 function intFlag(name: string, value: unknown): number {
   const s = String(value);
   if (!/^[+-]?[0-9]+$/.test(s)) throw new FlagError(`invalid argument ${JSON.stringify(s)} for "--${name}" flag: strconv.ParseInt: parsing ${JSON.stringify(s)}: invalid syntax`);
@@ -63,6 +98,13 @@ export function parseFlags(argv: readonly string[], versionText: string): ParseR
       default: 'application/vnd.kubernetes.protobuf',
       describe: `The media type objects are stored in etcd with (custom resources are always JSON). Every encoding stays readable, so it can be changed without a migration. Supported media types: [${storageMediaTypes.join(', ')}]`,
     })
+    .option('watch-cache', { type: 'string', default: 'true', describe: 'Enable watch caching in the apiserver' })
+    .option('watch-cache-sizes', {
+      type: 'string',
+      describe:
+        'Watch cache size settings for some resources (pods, nodes, etc.), comma separated. The individual setting format: resource[.group]#size, where resource is lowercase plural (no version), group is omitted for resources of apiVersion v1 (the legacy core API) and included for others, and size is a number. Only zero is meaningful: it turns the watch cache off for that resource; every other size leaves it on.',
+    })
+    .option('default-watch-cache-size', { type: 'string', default: '100', describe: 'Default watch cache size. If zero, watch cache will be disabled for resources that do not have a default watch size set.' })
     .option('etcd-compaction-interval', { type: 'string', default: '5m0s', describe: 'The interval of compaction requests. If 0, the compaction request from apiserver is disabled.' })
     .option('secure-port', { type: 'string', default: '6443', describe: 'The port on which to serve HTTPS with authentication and authorization. It cannot be switched off with 0.' })
     .option('bind-address', { type: 'string', default: '0.0.0.0', describe: 'The IP address on which to listen for the --secure-port port.' })
@@ -131,6 +173,10 @@ function validate(p: Record<string, unknown>): ServerOptions {
   if (!isStorageMediaType(storageMediaType)) {
     throw new FlagError(`--storage-media-type ${JSON.stringify(storageMediaType)} invalid, allowed values: ${[...storageMediaTypes].sort().join(', ')}`);
   }
+  const watchCache = boolFlag('watch-cache', p['watch-cache']);
+  const watchCacheSizes = watchCacheSizesFlag(p['watch-cache-sizes']);
+  const defaultWatchCacheSize = intFlag('default-watch-cache-size', p['default-watch-cache-size']);
+  if (defaultWatchCacheSize < 0) throw new FlagError(`--default-watch-cache-size ${defaultWatchCacheSize} must not be negative`);
   const certFile = p['tls-cert-file'] as string | undefined;
   const keyFile = p['tls-private-key-file'] as string | undefined;
   if (Boolean(certFile) !== Boolean(keyFile)) throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
@@ -147,6 +193,9 @@ function validate(p: Record<string, unknown>): ServerOptions {
     etcdServers: servers,
     etcdPrefix: prefix,
     storageMediaType,
+    watchCache,
+    watchCacheSizes,
+    defaultWatchCacheSize,
     securePort,
     bindAddress,
     certDir: String(p['cert-dir']),

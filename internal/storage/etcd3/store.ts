@@ -199,6 +199,7 @@ export class Etcd3Store implements Storage {
 
     const end = prefixEnd(keyPrefix);
     const items: KubeObject[] = [];
+    const keys: string[] = [];
     let batch = limit;
     let lastKey: string | undefined;
     let hasMore = false;
@@ -229,7 +230,10 @@ export class Etcd3Store implements Storage {
         }
         lastKey = kv.key.toString();
         const obj = this.decode(kv);
-        if (pred.everything || pred.matches(obj)) items.push(obj);
+        if (pred.everything || pred.matches(obj)) {
+          items.push(obj);
+          keys.push(lastKey.slice(this.prefix.length));
+        }
       }
       if (withRev === 0n) withRev = BigInt(res.header.revision);
       if (!hasMore || !paging) break;
@@ -244,12 +248,13 @@ export class Etcd3Store implements Storage {
       const remaining = pred.everything ? Number(firstCount) - Math.min(firstFetched, limit) : undefined;
       return {
         items,
+        keys,
         resourceVersion: withRev.toString(),
         continueToken,
         ...(remaining !== undefined ? { remainingItemCount: remaining } : {}),
       };
     }
-    return { items, resourceVersion: withRev.toString() };
+    return { items, keys, resourceVersion: withRev.toString() };
   }
 
   private async listOne(full: string, withRev: bigint, minRev: bigint, matches: (o: KubeObject) => boolean): Promise<ListResult> {
@@ -261,12 +266,16 @@ export class Etcd3Store implements Storage {
     }
     if (minRev > 0n && BigInt(res.header.revision) < minRev) throw tooLarge(full, minRev, res.header.revision);
     const items: KubeObject[] = [];
+    const keys: string[] = [];
     const kv = res.kvs[0];
     if (kv) {
       const obj = this.decode(kv);
-      if (matches(obj)) items.push(obj);
+      if (matches(obj)) {
+        items.push(obj);
+        keys.push(full.slice(this.prefix.length));
+      }
     }
-    return { items, resourceVersion: (withRev || BigInt(res.header.revision)).toString() };
+    return { items, keys, resourceVersion: (withRev || BigInt(res.header.revision)).toString() };
   }
 
   private async listError(err: unknown, full: string, keyPrefix: string, startKey: string, continuing: boolean, withRev: bigint): Promise<StorageError> {
@@ -374,6 +383,7 @@ export class Etcd3Store implements Storage {
       keyPrefix,
       opts,
       decode: (kv) => this.decode(kv),
+      relativeKey: (kv) => kv.key.toString().slice(this.prefix.length),
       checkRevisionAvailable: (rev) => this.checkRevisionAvailable(full, rev),
       ...(this.bookmarkIntervalMs ? { bookmarkIntervalMs: this.bookmarkIntervalMs } : {}),
     });
@@ -394,6 +404,38 @@ export class Etcd3Store implements Storage {
     }
     // Reading at revision-1 only proves revision-1 exists; the watch itself starts at revision.
     void res;
+  }
+
+  /**
+   * What a watch cache needs to prove it is current for a prefix without reading it: the revision
+   * now, how many keys the prefix holds, and the highest mod revision among them (one keys-only
+   * range sorted by mod revision, limit 1).
+   */
+  async prefixState(key: string): Promise<{ revision: bigint; count: number; maxModRevision: bigint }> {
+    const full = this.fullKey(key);
+    const keyPrefix = full.endsWith('/') ? full : `${full}/`;
+    let res: IRangeResponse;
+    try {
+      res = await this.client.kv.range(
+        { key: Buffer.from(keyPrefix), range_end: prefixEnd(keyPrefix), limit: 1, keys_only: true, sort_target: 'Mod', sort_order: 'Descend' },
+        this.callOptions(),
+      );
+    } catch (err) {
+      throw interpretEtcdError(err, full);
+    }
+    const top = res.kvs[0];
+    return { revision: BigInt(res.header.revision), count: Number(res.count), maxModRevision: top ? BigInt(top.mod_revision) : 0n };
+  }
+
+  /** Whether revision has been compacted away (a read at it would be Expired). */
+  async isCompacted(revision: bigint): Promise<boolean> {
+    try {
+      await this.range(this.fullKey('/'), { countOnly: true, revision });
+      return false;
+    } catch (err) {
+      if (isCompacted(err)) return true;
+      throw err instanceof StorageError ? err : interpretEtcdError(err, this.fullKey('/'));
+    }
   }
 
   async currentRevision(): Promise<string> {

@@ -31,6 +31,8 @@ export interface WatchStartParams {
   readonly keyPrefix: string;
   readonly opts: ListOptions;
   readonly decode: (kv: IKeyValue) => KubeObject;
+  /** The key of kv as given to the store (without its prefix). */
+  readonly relativeKey: (kv: IKeyValue) => string;
   readonly checkRevisionAvailable: (revision: bigint) => Promise<void>;
   /** Overrides bookmarkIntervalMs (tests). */
   readonly bookmarkIntervalMs?: number;
@@ -52,7 +54,10 @@ export async function startWatch(p: WatchStartParams): Promise<StorageWatch> {
       predicate: { everything: opts.predicate.everything, matches: (o) => opts.predicate.matches(o) },
       recursive: opts.recursive,
     });
-    for (const item of list.items) queue.push({ type: 'ADDED', object: item });
+    list.items.forEach((item, i) => {
+      const key = list.keys?.[i];
+      queue.push(key !== undefined ? { type: 'ADDED', object: item, key } : { type: 'ADDED', object: item });
+    });
     if (opts.sendInitialEvents && opts.allowWatchBookmarks) {
       queue.push({
         type: 'BOOKMARK',
@@ -86,7 +91,16 @@ export async function startWatch(p: WatchStartParams): Promise<StorageWatch> {
   const onResponse = (res: IWatchResponse): void => {
     if (stopped) return;
     for (const ev of res.events) {
-      const out = toEvent(ev.type, ev.kv, ev.prev_kv, p, opts);
+      let out: StorageWatchEvent | undefined;
+      try {
+        out = toEvent(ev.type, ev.kv, ev.prev_kv, p, opts);
+      } catch (err) {
+        // Undecodable bytes end the watch with an ERROR event (kube: "unable to decode an event
+        // from the watch stream"); the client re-lists, and that list reports the object.
+        queue.push({ type: 'ERROR', error: err instanceof StorageError ? err : new StorageError('Corrupt', p.fullKey, String(err)) });
+        stop();
+        return;
+      }
       if (out) queue.push(out);
       const rev = BigInt(ev.kv.mod_revision);
       if (rev > safeRev) safeRev = rev;
@@ -149,19 +163,20 @@ function toEvent(
   opts: ListOptions,
 ): StorageWatchEvent | undefined {
   const pred = opts.predicate;
+  const key = p.relativeKey(kv);
   if (type.toLowerCase() === 'delete') {
     if (!prevKv) return undefined;
     const prev = p.decode(prevKv);
     prev.metadata.resourceVersion = kv.mod_revision;
-    return pred.everything || pred.matches(prev) ? { type: 'DELETED', object: prev } : undefined;
+    return pred.everything || pred.matches(prev) ? { type: 'DELETED', object: prev, key } : undefined;
   }
   const cur = p.decode(kv);
   const isCreate = kv.create_revision === kv.mod_revision || !prevKv;
-  if (pred.everything) return { type: isCreate ? 'ADDED' : 'MODIFIED', object: cur };
+  if (pred.everything) return { type: isCreate ? 'ADDED' : 'MODIFIED', object: cur, key };
   const curMatches = pred.matches(cur);
   const prevMatches = !isCreate && prevKv ? pred.matches(p.decode(prevKv)) : false;
-  if (curMatches && prevMatches) return { type: 'MODIFIED', object: cur };
-  if (curMatches) return { type: 'ADDED', object: cur };
-  if (prevMatches) return { type: 'DELETED', object: cur };
+  if (curMatches && prevMatches) return { type: 'MODIFIED', object: cur, key };
+  if (curMatches) return { type: 'ADDED', object: cur, key };
+  if (prevMatches) return { type: 'DELETED', object: cur, key };
   return undefined;
 }
