@@ -20,6 +20,7 @@ import { methodNotAllowed } from './handlers/method-not-allowed.js';
 import { patchHandler } from './handlers/patch.js';
 import { updateHandler } from './handlers/update.js';
 import type { ApiInstaller } from './installer.js';
+import type { ServerMetrics } from '../observability/metrics.js';
 
 const handlers: Record<string, Handler> = {
   get: getHandler,
@@ -36,6 +37,7 @@ const handlers: Record<string, Handler> = {
 export interface DispatcherOptions {
   readonly minRequestTimeoutSeconds: number;
   readonly shutdown: AbortSignal;
+  readonly metrics?: ServerMetrics;
 }
 
 /** Routes resource requests. */
@@ -91,6 +93,7 @@ export class ResourceDispatcher {
       minRequestTimeoutSeconds: this.options.minRequestTimeoutSeconds,
       shutdown: this.options.shutdown,
       watchPath,
+      ...(this.options.metrics ? { metrics: this.options.metrics } : {}),
     };
     await handler(input);
   }

@@ -1,5 +1,5 @@
 /**
- * withTimeout: a request that is not long-running (watches, proxy, exec, attach, log and
+ * The timeout filter: a request that is not long-running (watches, proxy, exec, attach, log and
  * port-forward are) must finish within --request-timeout, or within ?timeout= when shorter;
  * otherwise it is answered 504 Timeout and its context is aborted.
  */
@@ -8,7 +8,7 @@ import { StatusError } from '../apierrors/status-error.js';
 import { parseGoDuration } from '../server/options/duration.js';
 import { writeStatus } from '../endpoints/negotiation/writer.js';
 import type { RequestInfo } from '../request/request-info.js';
-import { stateOf } from './request-context.js';
+import type { RequestState } from './request-context.js';
 
 const longRunningVerbs = new Set(['watch', 'proxy']);
 const longRunningSubresources = new Set(['attach', 'exec', 'proxy', 'log', 'portforward']);
@@ -18,35 +18,30 @@ export function isLongRunning(info: RequestInfo): boolean {
   return longRunningVerbs.has(info.verb) || longRunningSubresources.has(info.subresource);
 }
 
-/** Express middleware factory; requestTimeoutMs is --request-timeout. */
-export function withTimeout(requestTimeoutMs: number) {
-  return (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void => {
-    const state = stateOf(req);
-    const info = state.ctx.requestInfo;
-    if (isLongRunning(info)) {
-      next();
-      return;
+/**
+ * Arms the request timeout of a request whose context attachRequestContext made; requestTimeoutMs
+ * is --request-timeout. Long-running requests get none.
+ */
+export function armTimeout(req: IncomingMessage, res: ServerResponse, state: RequestState, requestTimeoutMs: number): void {
+  const info = state.ctx.requestInfo;
+  if (isLongRunning(info)) return;
+  let timeoutMs = requestTimeoutMs;
+  const asked = state.query.get('timeout');
+  if (asked) {
+    try {
+      const ms = parseGoDuration(asked);
+      if (ms > 0 && ms < timeoutMs) timeoutMs = ms;
+    } catch {
+      // kube ignores an unparseable ?timeout= in this filter; the handler's own parsing reports it.
     }
-    let timeoutMs = requestTimeoutMs;
-    const asked = state.query.get('timeout');
-    if (asked) {
-      try {
-        const ms = parseGoDuration(asked);
-        if (ms > 0 && ms < timeoutMs) timeoutMs = ms;
-      } catch {
-        // kube ignores an unparseable ?timeout= in this filter; the handler's own parsing reports it.
-      }
-    }
-    state.ctx.deadline = Date.now() + timeoutMs;
-    const timer = setTimeout(() => {
-      if (res.writableEnded) return;
-      state.abort.abort();
-      const err = new StatusError(504, 'Timeout', 'Timeout: request did not complete within requested timeout - context deadline exceeded', {});
-      void writeStatus(req, res, state.query, err);
-    }, timeoutMs);
-    timer.unref();
-    res.once('close', () => clearTimeout(timer));
-    res.once('finish', () => clearTimeout(timer));
-    next();
-  };
+  }
+  state.ctx.deadline = Date.now() + timeoutMs;
+  const timer = setTimeout(() => {
+    if (res.writableEnded) return;
+    state.abort();
+    const err = new StatusError(504, 'Timeout', 'Timeout: request did not complete within requested timeout - context deadline exceeded', {});
+    void writeStatus(req, res, state.query, err);
+  }, timeoutMs);
+  timer.unref();
+  state.onClose(() => clearTimeout(timer));
 }

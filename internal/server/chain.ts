@@ -10,8 +10,8 @@ import type { ResourceDispatcher } from '../endpoints/dispatcher.js';
 import type { OpenApiV2Handler } from '../endpoints/openapi/v2.js';
 import type { OpenApiV3Handler } from '../endpoints/openapi/v3.js';
 import { writeStatus } from '../endpoints/negotiation/writer.js';
-import { stateOf, withRequestContext } from '../filters/request-context.js';
-import { withTimeout } from '../filters/timeout.js';
+import { attachRequestContext, stateOf } from '../filters/request-context.js';
+import { armTimeout } from '../filters/timeout.js';
 import type { Logger } from '../observability/logging.js';
 import type { ServerMetrics } from '../observability/metrics.js';
 import { serveHealth, type HealthEndpoints } from './health.js';
@@ -34,14 +34,18 @@ export function buildChain(deps: ChainDeps): express.Express {
   app.disable('x-powered-by');
   app.set('etag', false);
 
-  // Order matters: the request context (request info, typed state) must exist before anything
-  // reads it; the timeout wraps everything that does work, but never long-running requests.
-  app.use(withRequestContext());
-  app.use(withTimeout(deps.requestTimeoutMs));
-
+  // One Express layer runs the filters in order (the request context first: everything after
+  // reads it; the timeout wraps everything that does work, never long-running requests) and then
+  // routes: resource requests first, the hot path, then health, metrics, discovery and OpenAPI.
   app.use(async (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => {
-    const { path, query, ctx } = stateOf(req);
     try {
+      const state = attachRequestContext(req, res);
+      armTimeout(req, res, state, deps.requestTimeoutMs);
+      const { path, query, ctx } = state;
+      if (ctx.requestInfo.isResourceRequest) {
+        await deps.dispatcher.handle(req, res, ctx, query);
+        return;
+      }
       if (await serveHealth(deps.health, req, res, path, query)) return;
       if (path === '/metrics' && (req.method === 'GET' || req.method === 'HEAD')) {
         const text = await deps.metrics.text();
@@ -53,10 +57,6 @@ export function buildChain(deps: ChainDeps): express.Express {
       if (await deps.discovery.handle(req, res, path, query)) return;
       if (await deps.openapi.handle(req, res, path, query)) return;
       if (await deps.openapiV2.handle(req, res, path, query)) return;
-      if (ctx.requestInfo.isResourceRequest) {
-        await deps.dispatcher.handle(req, res, ctx, query);
-        return;
-      }
       if (path.startsWith('/api/') || path.startsWith('/apis/') || path === '/api' || path === '/apis') throw newPathNotFound();
       res.statusCode = 404;
       res.setHeader('Content-Type', 'text/plain; charset=utf-8');

@@ -3,6 +3,7 @@
  * the options, serves HTTPS on --bind-address:--secure-port, and shuts down gracefully (readyz
  * fails, watches end, in-flight requests finish, then connections and etcd close).
  */
+import { setMaxListeners } from 'node:events';
 import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
 import type { KubeObject } from '../../api/meta/types.js';
@@ -105,9 +106,12 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
   ]);
 
   const shutdown = new AbortController();
+  // Every open watch listens for shutdown: thousands are normal, not a leak.
+  setMaxListeners(0, shutdown.signal);
   const dispatcher = new ResourceDispatcher(installer, admission, {
     minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
     shutdown: shutdown.signal,
+    metrics,
   });
   let boundPort = options.securePort;
   const discovery = new DiscoveryHandler(installer, () => `${options.bindAddress === '0.0.0.0' ? '127.0.0.1' : options.bindAddress}:${boundPort}`);

@@ -19,6 +19,8 @@ import { checkDecode, hasSchema } from '../../validation/schema/index.js';
 import { applyFieldValidation, cannotBeHandled, orderedFieldMessages } from './field-validation.js';
 import type { FieldValidation } from './write-options.js';
 import type { ListResult } from '../../storage/interface.js';
+import type { ServerMetrics } from '../../observability/metrics.js';
+import { encodedJsonOf } from '../../storage/encoded.js';
 import { jsonListPieces, writeStreamedBody } from '../negotiation/list-stream.js';
 import { encodeListPieces } from '../../../proto/list-stream.js';
 import type { JsonObject } from '../../../proto/types.js';
@@ -37,6 +39,8 @@ export interface HandlerInput {
   readonly shutdown: AbortSignal;
   /** True for the deprecated /watch/ paths. */
   readonly watchPath: boolean;
+  /** The server's metrics (absent in handler tests). */
+  readonly metrics?: ServerMetrics;
 }
 
 /** A verb handler. Throws StatusErrors; the dispatcher writes them. */
@@ -72,6 +76,14 @@ export async function respondObject(h: HandlerInput, target: OutputTarget, code:
     await writeBody(h.req, h.res, code, contentTypeOf(target.encoding), encodeBody(obj, target.encoding, pretty));
     return;
   }
+  if (target.as === '' && target.encoding === 'json' && !pretty && servesStoredForm(h.scope)) {
+    // The cache's bytes are this endpoint's JSON for the object: write them, encode nothing.
+    const bytes = encodedJsonOf(obj);
+    if (bytes) {
+      await writeBody(h.req, h.res, code, target.contentType, bytes);
+      return;
+    }
+  }
   const external = toExternal(h.scope, obj);
   if (target.as === 'Table') {
     const table = toTable([external], undefined, { include: parseIncludeObject(h.query.get('includeObject')), tableVersion: target.metaVersion ?? 'v1', resource: tableResource(h) });
@@ -97,7 +109,7 @@ function isListItems(list: readonly KubeObject[] | ListItems): list is ListItems
  * Whether the cache's encodedItems are this endpoint's JSON for the items: no conversion, and the
  * version and kind served are the stored ones (then toExternal changes nothing the bytes lack).
  */
-function servesStoredForm(scope: ResourceScope): boolean {
+export function servesStoredForm(scope: ResourceScope): boolean {
   return scope.conversion === undefined && scope.apiVersion === scope.stored.apiVersion && scope.kind === scope.stored.kind;
 }
 

@@ -17,8 +17,22 @@ import { asPartialObjectMetadata, checkPartialShape } from '../negotiation/parti
 import { parseIncludeObject, toTable } from '../negotiation/table.js';
 import { setWarnings, toStatusError } from '../negotiation/writer.js';
 import { toExternal } from '../scope.js';
-import { tableResource, type HandlerInput } from './common.js';
+import { servesStoredForm, tableResource, type HandlerInput } from './common.js';
+import { encodedJsonOfEvent } from '../../storage/encoded.js';
 import { methodNotAllowed } from './method-not-allowed.js';
+
+/** Serialised plain frames per event object, keyed by representation and event type. */
+const frames = new WeakMap<object, Map<string, Buffer>>();
+const closeJsonFrame = Buffer.from('}\n');
+
+/** A Protobuf watch frame: the WatchEvent message behind its length as 4 big-endian bytes. */
+function protobufFrame(type: string, object: KubeObject | Status): Buffer {
+  const body = encodeWatchEvent({ type, object: object as unknown as JsonObject });
+  const out = Buffer.allocUnsafe(4 + body.length);
+  out.writeUInt32BE(body.length, 0);
+  out.set(body, 4);
+  return out;
+}
 
 /** Runs a watch for opts and streams it to the client. */
 export async function serveWatch(h: HandlerInput, opts: ListOptions): Promise<void> {
@@ -60,13 +74,22 @@ export async function serveWatch(h: HandlerInput, opts: ListOptions): Promise<vo
   res.flushHeaders();
 
   let headersSent = false;
-  // Protobuf events are WatchEvent messages, each framed by its length as 4 big-endian bytes.
-  const frame = (type: string, object: KubeObject | Status): string | Buffer => {
-    if (!protobuf) return `${JSON.stringify({ type, object })}\n`;
-    const body = encodeWatchEvent({ type, object: object as unknown as JsonObject });
-    const out = Buffer.allocUnsafe(4 + body.length);
-    out.writeUInt32BE(body.length, 0);
-    out.set(body, 4);
+  const frame = (type: string, object: KubeObject | Status): Buffer => (protobuf ? protobufFrame(type, object) : Buffer.from(`${JSON.stringify({ type, object })}\n`));
+  // Plain events are serialised once per event and representation, and every watcher of the
+  // same endpoint writes the same bytes (the watch cache hands all its watchers one event object).
+  const variant = target.as === '' ? `${protobuf ? 'pb' : 'json'}|${h.scope.apiVersion}|${h.scope.kind}` : undefined;
+  const storedJson = !protobuf && servesStoredForm(h.scope);
+  const plainFrame = (ev: StorageWatchEvent & { object: KubeObject }, key: string): Buffer => {
+    let memo = frames.get(ev);
+    const hit = memo?.get(key);
+    if (hit) return hit;
+    const bytes = storedJson ? encodedJsonOfEvent(ev) : undefined;
+    const out = bytes ? Buffer.concat([Buffer.from(`{"type":"${ev.type}","object":`), bytes, closeJsonFrame]) : frame(ev.type, toExternal(h.scope, ev.object));
+    if (!memo) {
+      memo = new Map();
+      frames.set(ev, memo);
+    }
+    memo.set(key, out);
     return out;
   };
   const render = (ev: StorageWatchEvent): string | Buffer => {
@@ -78,16 +101,16 @@ export async function serveWatch(h: HandlerInput, opts: ListOptions): Promise<vo
       const object: KubeObject = { kind: h.scope.kind, apiVersion: h.scope.apiVersion, metadata: ev.object.metadata };
       return frame('BOOKMARK', target.as === 'PartialObjectMetadata' ? asPartialObjectMetadata(object, metaVersion) : object);
     }
+    if (variant !== undefined) return plainFrame(ev, `${variant}|${ev.type}`);
     const external = toExternal(h.scope, ev.object);
     if (target.as === 'PartialObjectMetadata') return frame(ev.type, asPartialObjectMetadata(external, metaVersion));
-    if (target.as === 'Table') {
-      const table = toTable([external], undefined, { include, tableVersion: metaVersion, noHeaders: headersSent, resource: tableResource(h) });
-      headersSent = true;
-      return `${JSON.stringify({ type: ev.type, object: table })}\n`;
-    }
-    return frame(ev.type, external);
+    const table = toTable([external], undefined, { include, tableVersion: metaVersion, noHeaders: headersSent, resource: tableResource(h) });
+    headersSent = true;
+    return `${JSON.stringify({ type: ev.type, object: table })}\n`;
   };
 
+  const gvk = { group: h.scope.group, version: h.scope.version, kind: h.scope.kind };
+  h.metrics?.registeredWatchers.inc(gvk);
   try {
     for await (const ev of watch) {
       if (ended) break;
@@ -104,6 +127,7 @@ export async function serveWatch(h: HandlerInput, opts: ListOptions): Promise<vo
       });
     }
   } finally {
+    h.metrics?.registeredWatchers.dec(gvk);
     clearTimeout(timer);
     h.shutdown.removeEventListener('abort', stop);
     stop();

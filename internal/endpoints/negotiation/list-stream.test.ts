@@ -4,7 +4,6 @@ import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { jsonListPieces, streamChunkBytes, writeStreamedBody, type BodyPiece } from './list-stream.js';
-import { gzipThresholdBytes } from './writer.js';
 
 /** A ServerResponse stand-in over a Writable that takes `delayMs` per write (a slow client). */
 class FakeResponse extends Writable {
@@ -145,10 +144,11 @@ describe('writeStreamedBody', () => {
       assert.ok(res.body().equals(want), `body from ${asBytes ? 'bytes' : 'text'}`);
       assert.equal(res.getHeader('content-length'), undefined);
       assert.equal(res.statusCode, 200);
-      // The first write carries what was gathered to decide (the threshold); the rest are chunks.
-      const [first, ...rest] = res.written.map((b) => b.length);
-      assert.ok(first! >= gzipThresholdBytes && first! < gzipThresholdBytes + 4096, `first write ${first}`);
-      for (const n of rest.slice(0, -1)) assert.ok(n >= streamChunkBytes && n < streamChunkBytes + 4096, `chunk of ${n} bytes`);
+      // Every write but the last is one whole chunk; the last carries the rest.
+      const sizes = res.written.map((b) => b.length);
+      for (const n of sizes.slice(0, -1)) assert.equal(n, streamChunkBytes, `chunk of ${n} bytes`);
+      assert.ok((sizes.at(-1) ?? 0) <= streamChunkBytes);
+      const rest = sizes.slice(1);
       assert.ok(rest.length >= 10, `${rest.length} chunks`);
     }
   });

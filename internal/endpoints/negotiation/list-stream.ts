@@ -1,5 +1,5 @@
 /**
- * Streaming response bodies: a list is written in chunks of about 64 KiB as its items are
+ * Streaming response bodies: a list is written in chunks of 64 KiB as its items are
  * serialised (or as the cache's bytes for them are copied), never built as one string, and gzipped
  * on the fly when the client accepts it.
  *
@@ -71,14 +71,69 @@ export interface StreamOptions {
   readonly chunkBytes?: number;
 }
 
-function sizeOf(piece: BodyPiece): number {
-  // A string's length never exceeds its UTF-8 byte length, so sums of it are safe lower bounds.
-  return piece.length;
-}
+/**
+ * Copies pieces into buffers of chunkBytes: one copy per byte, no per-chunk arrays. A piece
+ * larger than a chunk is passed on as it is (after what was gathered before it).
+ */
+class ChunkBuilder {
+  private buf: Buffer;
+  private len = 0;
+  /** Buffers complete and in order, not yet taken. */
+  private ready: Buffer[] = [];
+  /** Bytes in ready plus the current buffer. */
+  size = 0;
 
-function concatPieces(pieces: readonly BodyPiece[]): Buffer {
-  if (pieces.every((p) => typeof p === 'string')) return Buffer.from((pieces as string[]).join(''));
-  return Buffer.concat(pieces.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
+  constructor(private readonly chunkBytes: number) {
+    this.buf = Buffer.allocUnsafe(chunkBytes);
+  }
+
+  add(piece: BodyPiece): void {
+    const bytes = typeof piece === 'string' ? Buffer.from(piece) : piece;
+    this.size += bytes.length;
+    if (this.len + bytes.length <= this.chunkBytes) {
+      this.buf.set(bytes, this.len);
+      this.len += bytes.length;
+      if (this.len === this.chunkBytes) this.seal();
+      return;
+    }
+    if (bytes.length >= this.chunkBytes) {
+      this.seal();
+      this.ready.push(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
+      return;
+    }
+    const head = this.chunkBytes - this.len;
+    this.buf.set(bytes.subarray(0, head), this.len);
+    this.len = this.chunkBytes;
+    this.seal();
+    this.buf.set(bytes.subarray(head), 0);
+    this.len = bytes.length - head;
+  }
+
+  /** Whether a whole chunk is ready to write. */
+  get hasChunk(): boolean {
+    return this.ready.length > 0;
+  }
+
+  /** The complete chunks, in order. */
+  take(): Buffer[] {
+    const out = this.ready;
+    this.ready = [];
+    this.size = this.len;
+    return out;
+  }
+
+  /** Everything gathered (complete chunks and the partial one) as buffers, in order. */
+  flush(): Buffer[] {
+    this.seal();
+    return this.take();
+  }
+
+  private seal(): void {
+    if (this.len === 0) return;
+    this.ready.push(this.len === this.chunkBytes ? this.buf : this.buf.subarray(0, this.len));
+    this.buf = Buffer.allocUnsafe(this.chunkBytes);
+    this.len = 0;
+  }
 }
 
 /** Resolves when stream may take more writes, or has closed or failed (the caller checks which). */
@@ -118,17 +173,17 @@ export async function writeStreamedBody(
 ): Promise<void> {
   if (res.headersSent || res.writableEnded) return;
   const it = pieces[Symbol.iterator]();
-  let pending: BodyPiece[] = [];
-  let size = 0;
+  const chunkBytes = opts.chunkBytes ?? streamChunkBytes;
+  const builder = new ChunkBuilder(chunkBytes);
   for (;;) {
     const next = it.next();
     if (next.done) {
-      await writeBody(req, res, code, contentType, concatPieces(pending));
+      const all = builder.flush();
+      await writeBody(req, res, code, contentType, all.length === 1 ? (all[0] as Buffer) : Buffer.concat(all));
       return;
     }
-    pending.push(next.value);
-    size += sizeOf(next.value);
-    if (size >= gzipThresholdBytes && req.method !== 'HEAD') break;
+    builder.add(next.value);
+    if (builder.size >= gzipThresholdBytes && req.method !== 'HEAD') break;
   }
   if (res.destroyed || opts.signal?.aborted) return;
 
@@ -146,31 +201,30 @@ export async function writeStreamedBody(
   };
   opts.signal?.addEventListener('abort', cutOff, { once: true });
   const stopped = () => cut || res.destroyed || (res.writableEnded && !gzip) || (gzip?.destroyed ?? false);
-  const chunkBytes = opts.chunkBytes ?? streamChunkBytes;
   try {
-    let chunk = concatPieces(pending);
+    let chunks = builder.take();
     let done = false;
-    while (!done) {
-      if (!stopped() && !sink.write(chunk)) await writable(sink);
-      if (stopped()) {
-        // Gone, timed out, or ended by someone else: a short body must not look complete.
-        cutOff();
-        return;
+    for (;;) {
+      for (const chunk of chunks) {
+        if (!stopped() && !sink.write(chunk)) await writable(sink);
+        if (stopped()) {
+          // Gone, timed out, or ended by someone else: a short body must not look complete.
+          cutOff();
+          return;
+        }
       }
-      pending = [];
-      size = 0;
-      while (size < chunkBytes) {
+      if (done) break;
+      while (!builder.hasChunk) {
         const next = it.next();
         if (next.done) {
           done = true;
           break;
         }
-        pending.push(next.value);
-        size += sizeOf(next.value);
+        builder.add(next.value);
       }
-      if (!done) chunk = concatPieces(pending);
+      chunks = done ? builder.flush() : builder.take();
     }
-    sink.end(pending.length > 0 ? concatPieces(pending) : undefined);
+    sink.end();
     await piped;
   } catch {
     // Headers and part of the body are out: all that is left is to cut the connection.
