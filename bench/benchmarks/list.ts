@@ -15,6 +15,8 @@ import { stringField } from '../watch-stream.js';
 const runs = 7;
 /** Unmeasured runs first: the server's code paths are compiled and warm, as in a running cluster. */
 const warmups = 3;
+/** Lists measured for memory (each after a full GC in the server). */
+const memoryRuns = 3;
 
 /** One timed list (all pages) and the memory it cost the server. */
 interface ListRun {
@@ -69,30 +71,37 @@ async function listOnce(client: Client, path: string, pageLimit: number | undefi
   return { ms: performance.now() - started, bytes, pages, items };
 }
 
-async function measure(server: ServerHandle, client: Client, path: string, pageLimit: number | undefined): Promise<ListRun> {
+/** One list after a full GC in the server: the peak extra memory it cost over that baseline. */
+async function measureMemory(server: ServerHandle, client: Client, path: string, pageLimit: number | undefined): Promise<{ peakExtraHeap: number; peakExtraRss?: number }> {
   await server.mark();
-  const run = await listOnce(client, path, pageLimit);
+  await listOnce(client, path, pageLimit);
   const peak = await server.peak();
   const base = peak.baseline.heapUsed + peak.baseline.external;
   return {
-    ...run,
     peakExtraHeap: peak.peakHeapExternal - base,
     ...(peak.hwmRss !== undefined ? { peakExtraRss: peak.hwmRss - peak.baseline.rss } : {}),
   };
 }
 
-/** Warm-up, then runs timed runs with memory tracking. */
+/**
+ * Warm-ups, then timed runs, then memory runs. They are separate because the memory baseline needs
+ * a forced full GC in the server, and a list right after one runs on a freshly shrunk heap (about
+ * 1.5x slower here, with or without a pause): a harness state, not a running server's.
+ */
 async function series(server: ServerHandle, client: Client, path: string, pageLimit: number | undefined): Promise<ListRun[]> {
   for (let i = 0; i < warmups; i++) await listOnce(client, path, pageLimit);
+  const timed: Array<Omit<ListRun, 'peakExtraHeap' | 'peakExtraRss'>> = [];
+  for (let i = 0; i < runs; i++) timed.push(await listOnce(client, path, pageLimit));
   const out: ListRun[] = [];
-  for (let i = 0; i < runs; i++) out.push(await measure(server, client, path, pageLimit));
+  for (const [i, run] of timed.entries()) out.push({ ...run, ...(i < memoryRuns ? await measureMemory(server, client, path, pageLimit) : { peakExtraHeap: Number.NEGATIVE_INFINITY }) });
   return out;
 }
 
-function summarise(list: readonly ListRun[]): { medianMs: number; bytes: number; items: number; pages: number; maxPeakExtraHeap: number; maxPeakExtraRss?: number } {
+function summarise(list: readonly ListRun[]): { medianMs: number; runMs: number[]; bytes: number; items: number; pages: number; maxPeakExtraHeap: number; maxPeakExtraRss?: number } {
   const rss = list.map((r) => r.peakExtraRss).filter((v): v is number => v !== undefined);
   return {
     medianMs: median(list.map((r) => r.ms)),
+    runMs: list.map((r) => Math.round(r.ms * 10) / 10),
     bytes: list[0]?.bytes ?? 0,
     items: list[0]?.items ?? 0,
     pages: list[0]?.pages ?? 0,

@@ -77,6 +77,8 @@ export interface StreamOptions {
  */
 class ChunkBuilder {
   private buf: Buffer;
+  /** The buffers this builder took from the pool (only these go back to it). */
+  readonly owned = new WeakSet<Buffer>();
   private len = 0;
   /** Buffers complete and in order, not yet taken. */
   private ready: Buffer[] = [];
@@ -84,7 +86,14 @@ class ChunkBuilder {
   size = 0;
 
   constructor(private readonly chunkBytes: number) {
-    this.buf = Buffer.allocUnsafe(chunkBytes);
+    this.buf = this.fresh();
+  }
+
+  private fresh(): Buffer {
+    const b = this.chunkBytes === streamChunkBytes ? chunkPool.pop() : undefined;
+    const out = b ?? Buffer.allocUnsafe(this.chunkBytes);
+    this.owned.add(out);
+    return out;
   }
 
   add(piece: BodyPiece): void {
@@ -131,9 +140,21 @@ class ChunkBuilder {
   private seal(): void {
     if (this.len === 0) return;
     this.ready.push(this.len === this.chunkBytes ? this.buf : this.buf.subarray(0, this.len));
-    this.buf = Buffer.allocUnsafe(this.chunkBytes);
+    this.buf = this.fresh();
     this.len = 0;
   }
+}
+
+/**
+ * Whole chunks whose bytes have been written (the socket's write callback ran: TLS has encrypted
+ * them, gzip has compressed them), ready for the next list: a 10,000-object list then allocates a
+ * few chunks rather than about 200, and the GC sees far less external memory come and go.
+ */
+const chunkPool: Buffer[] = [];
+const maxPooledChunks = 64;
+
+function recycle(builder: ChunkBuilder, chunk: Buffer): void {
+  if (chunk.length === streamChunkBytes && builder.owned.has(chunk) && chunkPool.length < maxPooledChunks) chunkPool.push(chunk);
 }
 
 /** Resolves when stream may take more writes, or has closed or failed (the caller checks which). */
@@ -206,7 +227,7 @@ export async function writeStreamedBody(
     let done = false;
     for (;;) {
       for (const chunk of chunks) {
-        if (!stopped() && !sink.write(chunk)) await writable(sink);
+        if (!stopped() && !sink.write(chunk, (err) => err || recycle(builder, chunk))) await writable(sink);
         if (stopped()) {
           // Gone, timed out, or ended by someone else: a short body must not look complete.
           cutOff();
