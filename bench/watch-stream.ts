@@ -25,12 +25,18 @@ export class LineSplitter {
   }
 }
 
+const needles = new Map<string, Buffer>();
+
 /** The string value of the first `"field":"…"` in line, or undefined (no unescaping: for plain values). */
 export function stringField(line: Buffer, field: string): string | undefined {
-  const needle = `"${field}":"`;
+  let needle = needles.get(field);
+  if (!needle) {
+    needle = Buffer.from(`"${field}":"`);
+    needles.set(field, needle);
+  }
   const at = line.indexOf(needle);
   if (at < 0) return undefined;
-  const from = at + Buffer.byteLength(needle);
+  const from = at + needle.length;
   const end = line.indexOf(34, from);
   return end < 0 ? undefined : line.toString('latin1', from, end);
 }

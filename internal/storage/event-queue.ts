@@ -39,6 +39,19 @@ export class EventQueue<T> implements AsyncIterable<T> {
     }
   }
 
+  /** The next buffered item without waiting, or undefined when none is buffered. */
+  takeReady(): T | undefined {
+    if (this.head >= this.buffer.length) return undefined;
+    const value = this.buffer[this.head] as T;
+    this.buffer[this.head] = undefined as T;
+    this.head++;
+    if (this.head > 1024 && this.head * 2 > this.buffer.length) {
+      this.buffer.splice(0, this.head);
+      this.head = 0;
+    }
+    return value;
+  }
+
   /** How many items wait to be consumed. */
   get length(): number {
     return this.buffer.length - this.head;
@@ -52,16 +65,7 @@ export class EventQueue<T> implements AsyncIterable<T> {
   [Symbol.asyncIterator](): AsyncIterator<T> {
     return {
       next: () => {
-        if (this.head < this.buffer.length) {
-          const value = this.buffer[this.head] as T;
-          this.buffer[this.head] = undefined as T;
-          this.head++;
-          if (this.head > 1024 && this.head * 2 > this.buffer.length) {
-            this.buffer.splice(0, this.head);
-            this.head = 0;
-          }
-          return Promise.resolve({ value, done: false });
-        }
+        if (this.head < this.buffer.length) return Promise.resolve({ value: this.takeReady() as T, done: false });
         if (this.ended) return Promise.resolve({ value: undefined, done: true });
         return new Promise((resolve) => {
           this.waiter = resolve;

@@ -122,6 +122,11 @@ export type StorageWatchEvent =
 export interface StorageWatch extends AsyncIterable<StorageWatchEvent> {
   /** Ends the watch; the iterator finishes. Idempotent. */
   stop(): void;
+  /**
+   * The next event already buffered, without waiting (undefined when none is): a consumer that
+   * is behind writes several events at once. Same queue as the iterator; one consumer only.
+   */
+  takeReady?(): StorageWatchEvent | undefined;
 }
 
 /** A key-value store with revisions, compare-and-swap writes and watches. */

@@ -21,9 +21,22 @@ import { servesStoredForm, tableResource, type HandlerInput } from './common.js'
 import { encodedJsonOfEvent } from '../../storage/encoded.js';
 import { methodNotAllowed } from './method-not-allowed.js';
 
-/** Serialised plain frames per event object, keyed by representation and event type. */
-const frames = new WeakMap<object, Map<string, Buffer>>();
+/**
+ * Frames encoded for recent events (converted or Protobuf), keyed by the event object, then by
+ * representation and event type: every watcher of an endpoint shares one encoding of an event.
+ * Only the most recent events are kept (the watchers of a resource receive an event at about the
+ * same time), so the memo never holds the cache's whole window a second time.
+ */
+const frames = new Map<object, Map<string, Buffer>>();
+const maxMemoEvents = 4096;
 const closeJsonFrame = Buffer.from('}\n');
+const jsonFrameHeads: Record<string, Buffer> = {
+  ADDED: Buffer.from('{"type":"ADDED","object":'),
+  MODIFIED: Buffer.from('{"type":"MODIFIED","object":'),
+  DELETED: Buffer.from('{"type":"DELETED","object":'),
+};
+/** What one write of a watch stream may gather when the client is behind. */
+const maxBatchBytes = 64 * 1024;
 
 /** A Protobuf watch frame: the WatchEvent message behind its length as 4 big-endian bytes. */
 function protobufFrame(type: string, object: KubeObject | Status): Buffer {
@@ -79,20 +92,23 @@ export async function serveWatch(h: HandlerInput, opts: ListOptions): Promise<vo
   // same endpoint writes the same bytes (the watch cache hands all its watchers one event object).
   const variant = target.as === '' ? `${protobuf ? 'pb' : 'json'}|${h.scope.apiVersion}|${h.scope.kind}` : undefined;
   const storedJson = !protobuf && servesStoredForm(h.scope);
-  const plainFrame = (ev: StorageWatchEvent & { object: KubeObject }, key: string): Buffer => {
+  const plainFrame = (ev: StorageWatchEvent & { object: KubeObject }, key: string): Buffer | Buffer[] => {
+    // The cache's JSON bytes are this endpoint's: written between a head and a tail, no memo needed.
+    const bytes = storedJson ? encodedJsonOfEvent(ev) : undefined;
+    if (bytes) return [jsonFrameHeads[ev.type] as Buffer, bytes, closeJsonFrame];
     let memo = frames.get(ev);
     const hit = memo?.get(key);
     if (hit) return hit;
-    const bytes = storedJson ? encodedJsonOfEvent(ev) : undefined;
-    const out = bytes ? Buffer.concat([Buffer.from(`{"type":"${ev.type}","object":`), bytes, closeJsonFrame]) : frame(ev.type, toExternal(h.scope, ev.object));
+    const out = frame(ev.type, toExternal(h.scope, ev.object));
     if (!memo) {
       memo = new Map();
       frames.set(ev, memo);
+      if (frames.size > maxMemoEvents) frames.delete(frames.keys().next().value as object);
     }
     memo.set(key, out);
     return out;
   };
-  const render = (ev: StorageWatchEvent): string | Buffer => {
+  const render = (ev: StorageWatchEvent): Buffer | Buffer[] => {
     if (ev.type === 'ERROR') {
       const status = toStatusError(interpretStorageError(ev.error, h.scope.gr, '', 'watch')).status;
       return frame('ERROR', status);
@@ -106,16 +122,43 @@ export async function serveWatch(h: HandlerInput, opts: ListOptions): Promise<vo
     if (target.as === 'PartialObjectMetadata') return frame(ev.type, asPartialObjectMetadata(external, metaVersion));
     const table = toTable([external], undefined, { include, tableVersion: metaVersion, noHeaders: headersSent, resource: tableResource(h) });
     headersSent = true;
-    return `${JSON.stringify({ type: ev.type, object: table })}\n`;
+    return Buffer.from(`${JSON.stringify({ type: ev.type, object: table })}\n`);
   };
 
   const gvk = { group: h.scope.group, version: h.scope.version, kind: h.scope.kind };
   h.metrics?.registeredWatchers.inc(gvk);
   try {
-    for await (const ev of watch) {
+    for await (const first of watch) {
       if (ended) break;
-      const ok = res.write(render(ev));
-      if (ev.type === 'ERROR') break;
+      // Events that reach this watch in the same turn of the event loop (one etcd response, or
+      // a backlog when the client is behind) go out in one write: fewer TLS records and syscalls
+      // per event exactly when the server is busiest.
+      if (first.type !== 'ERROR' && watch.takeReady) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (ended) break;
+      const batch: Buffer[] = [];
+      let size = 0;
+      const add = (ev: StorageWatchEvent): void => {
+        const r = render(ev);
+        if (Array.isArray(r)) {
+          for (const b of r) {
+            batch.push(b);
+            size += b.length;
+          }
+        } else {
+          batch.push(r);
+          size += r.length;
+        }
+      };
+      let last: StorageWatchEvent = first;
+      add(first);
+      let next: StorageWatchEvent | undefined;
+      while (last.type !== 'ERROR' && size < maxBatchBytes && watch.takeReady && (next = watch.takeReady()) !== undefined) {
+        last = next;
+        add(next);
+      }
+      const out = batch.length === 1 ? (batch[0] as Buffer) : Buffer.concat(batch, size);
+      const ok = res.write(out);
+      if (last.type === 'ERROR') break;
       if (!ok) await new Promise<void>((resolve) => {
         const done = (): void => {
           res.off('drain', done);

@@ -84,6 +84,10 @@ export class CacheWatcher implements StorageWatch {
     this.terminate();
   }
 
+  takeReady(): StorageWatchEvent | undefined {
+    return this.queue.takeReady();
+  }
+
   [Symbol.asyncIterator](): AsyncIterator<StorageWatchEvent> {
     return this.queue[Symbol.asyncIterator]();
   }

@@ -151,6 +151,7 @@ export async function startWatch(p: WatchStartParams): Promise<StorageWatch> {
 
   return {
     stop,
+    takeReady: () => queue.takeReady(),
     [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](),
   };
 }
