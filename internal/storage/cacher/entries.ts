@@ -23,7 +23,12 @@ export interface CachedEntry {
 /** JSON bytes of obj with kind and apiVersion first, as toExternal orders them for the stored version. */
 export function encodeForCache(obj: KubeObject): Buffer {
   const { kind, apiVersion, ...rest } = obj;
-  return Buffer.from(JSON.stringify({ kind, apiVersion, ...rest }));
+  const text = JSON.stringify({ kind, apiVersion, ...rest });
+  // Its own memory, exactly its size: Buffer.from would cut small buffers from Node's shared 8 KiB
+  // pool, and one long-lived cache entry would then keep a whole slab (and whatever shared it) alive.
+  const out = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  out.write(text, 0);
+  return out;
 }
 
 /** A fresh decoded copy of an entry, carrying its bytes for responses that can reuse them. */
