@@ -22,7 +22,9 @@ export type StorageErrorCode =
   /** The store could not be reached or answered with a failure. */
   | 'Unreachable'
   /** Stored bytes could not be decoded. */
-  | 'Corrupt';
+  | 'Corrupt'
+  /** The watch cache is (re)initializing and cannot serve this request yet; try again shortly. */
+  | 'Initializing';
 
 /** An error from the storage layer. */
 export class StorageError extends Error {

@@ -43,9 +43,14 @@ function stuckWatch(path: string): Promise<{ socket: TLSSocket; drain(): Promise
           socket,
           drain: () =>
             new Promise((done) => {
-              socket.on('data', (c: Buffer) => chunks.push(c));
-              socket.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
-              socket.on('close', () => done(Buffer.concat(chunks).toString('utf8')));
+              const text = (): string => Buffer.concat(chunks).toString('utf8');
+              // The connection stays open (keep-alive): the body's end is its terminating chunk.
+              socket.on('data', (c: Buffer) => {
+                chunks.push(c);
+                if (text().endsWith('\r\n0\r\n\r\n')) done(text());
+              });
+              socket.on('end', () => done(text()));
+              socket.on('close', () => done(text()));
               socket.resume();
             }),
         });

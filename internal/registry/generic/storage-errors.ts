@@ -10,6 +10,7 @@ import {
   newNotFound,
   newResourceExpired,
   newServerTimeout,
+  newTooManyRequests,
   newTooLargeResourceVersion,
   optimisticLockErrorMsg,
   type GroupResource,
@@ -38,5 +39,7 @@ export function interpretStorageError(err: unknown, gr: GroupResource, name: str
       return newServerTimeout(gr, operation, 2);
     case 'Corrupt':
       return newInternalError(err.message);
+    case 'Initializing':
+      return newTooManyRequests(err.message, 1);
   }
 }

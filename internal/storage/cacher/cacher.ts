@@ -78,6 +78,8 @@ export interface CacherOptions {
   readonly maxWindow?: number;
   /** How long a read waits for the cache to reach a resourceVersion (kube: 3 s). */
   readonly freshnessTimeoutMs?: number;
+  /** How long a request waits for a (re)initializing cache before its 429 (default 3 s). */
+  readonly notReadyWaitMs?: number;
   readonly log?: (message: string) => void;
 }
 
@@ -442,8 +444,33 @@ export class Cacher implements Storage, WatcherHost {
     return materialize(entry);
   }
 
+  /**
+   * While the cache (re)initializes (kube's ResilientWatchCacheInitialization): a request the cache
+   * would serve waits a moment for it, then is 429 "storage is (re)initializing" (Retry-After 1)
+   * rather than fanning out to etcd (a hundred informers re-listing a large resource from etcd at
+   * once is what the cache exists to prevent). Returns whether the cache is ready.
+   */
+  private async readyOr429(key: string, delegable: boolean): Promise<boolean> {
+    if (this.isReady) return true;
+    if (delegable) return false;
+    const waitMs = this.opts.notReadyWaitMs ?? 3000;
+    let timer: NodeJS.Timeout | undefined;
+    const ready = await Promise.race([
+      this.waitReady().then(() => true),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), waitMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (!ready) throw new StorageError('Initializing', key, 'storage is (re)initializing');
+    return true;
+  }
+
   async getList(key: string, opts: ListOptions): Promise<ListResult> {
-    if (!this.isReady || opts.resourceVersionMatch === 'Exact') return await this.source.getList(key, opts);
+    if (opts.resourceVersionMatch === 'Exact') return await this.source.getList(key, opts);
+    // Delegated to etcd while initializing: lists without selectors that ask for a page (kube's rule).
+    const pred0 = opts.predicate;
+    if (!(await this.readyOr429(key, pred0.everything === true && ((pred0.limit ?? 0) > 0 || Boolean(pred0.continueToken))))) return await this.source.getList(key, opts);
     const pred = opts.predicate;
     const paging = (pred.limit ?? 0) > 0;
     if (pred.continueToken) return await this.listContinue(key, opts);
@@ -572,7 +599,8 @@ export class Cacher implements Storage, WatcherHost {
   async watch(key: string, opts: ListOptions): Promise<StorageWatch> {
     const explicitInitial = opts.sendInitialEvents;
     // kube's cacher leaves a watch from "" (the most recent state, without sendInitialEvents) to etcd.
-    if (!this.isReady || (opts.resourceVersion === '' && explicitInitial !== true)) return await this.source.watch(key, opts);
+    if (opts.resourceVersion === '' && explicitInitial !== true) return await this.source.watch(key, opts);
+    await this.readyOr429(key, false);
     const requested = parseResourceVersion(opts.resourceVersion);
     const sendInitial = explicitInitial ?? opts.resourceVersion === '0';
     if (sendInitial) {
