@@ -1,6 +1,6 @@
 /**
  * watch cache residency: what the server keeps per object. A fresh server lists the resource once
- * (so a watch cache, where there is one, is primed) and creates a warm-up batch, is GC'd and
+ * from its cache (so that the cache, where there is one, holds every existing object) and creates a warm-up batch, is GC'd and
  * measured; then N ConfigMaps of about 1 KiB are created, the server lists them from
  * resourceVersion=0 until it sees them all (when it has a cache), is GC'd and measured again.
  * (heapUsed + external) delta / N / the object's JSON size; target <= 1.5x. Without a watch cache
@@ -23,7 +23,14 @@ export async function residencyBenchmark(ctx: BenchContext): Promise<BenchResult
   return await withServer(await ctx.apiServer(), async (server) => {
     const client = newClient(server.port, server.ca);
     await ensureNamespace(client, namespace);
-    await client.call('GET', `${path}?resourceVersion=0&limit=1`);
+    // An unpaged resourceVersion=0 list is answered from the cache once it holds every existing
+    // ConfigMap (429 while it initializes): then the baseline includes what was there before.
+    const primeStart = performance.now();
+    while (ctx.watchCacheFlag) {
+      const primed = await client.call('GET', `${path}?resourceVersion=0`);
+      if (primed.status === 200) break;
+      if (primed.status !== 429 || performance.now() - primeStart > 60_000) throw new ServerFailure(`residency: priming list answered HTTP ${primed.status}`);
+    }
     const runId = Date.now().toString(36);
     // A first batch before the baseline, so that the baseline already holds what any first use
     // costs (optimised code, pools, connections: about 4 MiB, measured the same without a cache).

@@ -208,7 +208,8 @@ export class Cacher implements Storage, WatcherHost {
     let backoffMs = 100;
     while (!this.stopped) {
       try {
-        const list = await this.source.getList(this.keyPrefix, { resourceVersion: '', resourceVersionMatch: '', predicate: everything, recursive: true });
+        // Released once the cache holds it: the decoded objects must not live as long as the watch.
+        let list: ListResult | undefined = await this.source.getList(this.keyPrefix, { resourceVersion: '', resourceVersionMatch: '', predicate: everything, recursive: true });
         if (this.stopped) return;
         const watch = await this.source.watch(this.keyPrefix, {
           resourceVersion: list.resourceVersion,
@@ -223,6 +224,7 @@ export class Cacher implements Storage, WatcherHost {
         }
         this.sourceWatch = watch;
         this.replace(list);
+        list = undefined;
         backoffMs = 100;
         for await (const ev of watch) {
           if (this.stopped) break;
