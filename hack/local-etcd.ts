@@ -70,6 +70,19 @@ async function waitHealthy(endpoint: string, child: ChildProcess, timeoutMs: num
 
 /** Starts etcd on free loopback ports and resolves once its /health answers true. */
 export async function startLocalEtcd(options: LocalEtcdOptions = {}): Promise<LocalEtcd> {
+  // Ports are picked free but only claimed when etcd binds them: another process (a parallel test
+  // file) can take one in between, and etcd then exits at once. Chosen ports are tried again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(options);
+    } catch (err) {
+      const exitedEarly = err instanceof Error && /exited with code/.test(err.message);
+      if (!exitedEarly || options.clientPort !== undefined || attempt >= 3) throw err;
+    }
+  }
+}
+
+async function startOnce(options: LocalEtcdOptions): Promise<LocalEtcd> {
   const temporary = options.dataDir === undefined;
   const dataDir = options.dataDir ? resolve(options.dataDir) : await mkdtemp(join(tmpdir(), 'capstan-etcd-'));
   await mkdir(dataDir, { recursive: true });

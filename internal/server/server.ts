@@ -229,6 +229,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
       await closed;
       clearTimeout(deadline);
       watchCache?.stop();
+      await etcdStore.closeWatches();
       client.close();
     })();
     return stopping;

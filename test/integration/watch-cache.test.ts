@@ -87,21 +87,30 @@ describe('watch cache over HTTP', () => {
     assert.equal((await fx.request('POST', cms, { body: cm(name) })).status, 201);
     const rv = (await fx.request('GET', `${cms}/${name}`)).json().metadata.resourceVersion as string;
     const terminatedBefore = await metric('apiserver_terminated_watchers_total', 'resource="configmaps"');
-    const watch = await stuckWatch(`${cms}?watch=true&resourceVersion=${rv}&fieldSelector=metadata.name%3D${name}`);
-    const base = retainedBytes();
-    // 400 updates of 16 KiB: 6.4 MiB that a watcher queue without a bound would hold.
-    for (let i = 0; i < 400; i++) {
-      const res = await fx.request('PUT', `${cms}/${name}`, { body: { ...cm(name, 16 * 1024), data: { pad: `${i}`.padEnd(16 * 1024, 'x') } } });
-      assert.equal(res.status, 200);
+    // timeoutSeconds bounds the stream should the server fail to end it (the test then fails, not hangs).
+    const watch = await stuckWatch(`${cms}?watch=true&resourceVersion=${rv}&fieldSelector=metadata.name%3D${name}&timeoutSeconds=60`);
+    try {
+      await stuckWatcherChecks(watch, name, terminatedBefore);
+    } finally {
+      watch.socket.destroy();
     }
-    const grown = retainedBytes() - base;
-    assert.ok(grown < 3 * 1024 * 1024, `the server kept ${grown} bytes more with a stuck watcher`);
-    assert.equal(await metric('apiserver_terminated_watchers_total', 'resource="configmaps"'), terminatedBefore + 1);
-    // The client, reading again, finds a stream that ended (the terminating chunk) short of the 400 events.
-    const body = await watch.drain();
-    assert.ok(body.endsWith('0\r\n\r\n'), 'the chunked stream was ended by the server');
-    const events = body.split('\n').filter((l) => l.startsWith('{"type":'));
-    assert.ok(events.length < 400, `${events.length} events were delivered`);
-    watch.socket.destroy();
   });
 });
+
+/** The checks on a watcher that reads nothing while its object is updated 400 times. */
+async function stuckWatcherChecks(watch: { drain(): Promise<string> }, name: string, terminatedBefore: number): Promise<void> {
+  const base = retainedBytes();
+  // 400 updates of 16 KiB: 6.4 MiB that a watcher queue without a bound would hold.
+  for (let i = 0; i < 400; i++) {
+    const res = await fx.request('PUT', `${cms}/${name}`, { body: { ...cm(name, 16 * 1024), data: { pad: `${i}`.padEnd(16 * 1024, 'x') } } });
+    assert.equal(res.status, 200);
+  }
+  const grown = retainedBytes() - base;
+  assert.ok(grown < 3 * 1024 * 1024, `the server kept ${grown} bytes more with a stuck watcher`);
+  assert.equal(await metric('apiserver_terminated_watchers_total', 'resource="configmaps"'), terminatedBefore + 1);
+  // The client, reading again, finds a stream that ended (the terminating chunk) short of the 400 events.
+  const body = await watch.drain();
+  assert.ok(body.endsWith('0\r\n\r\n'), 'the chunked stream was ended by the server');
+  const events = body.split('\n').filter((l) => l.startsWith('{"type":'));
+  assert.ok(events.length < 400, `${events.length} events were delivered`);
+}

@@ -97,6 +97,30 @@ export function httpsCall(
   });
 }
 
+// Diagnosis of a test process that does not exit: remember where every pending ref'd timer was made.
+const pendingTimers = new Map<object, string>();
+if (process.env.CAPSTAN_TEST_HANDLES === '1') {
+  const realSet = globalThis.setTimeout;
+  const realClear = globalThis.clearTimeout;
+  (globalThis as { setTimeout: unknown }).setTimeout = ((fn: (...a: unknown[]) => void, ms?: number, ...args: unknown[]) => {
+    const t = realSet((...a: unknown[]) => {
+      pendingTimers.delete(t);
+      fn(...a);
+    }, ms, ...args);
+    pendingTimers.set(t, new Error('timer').stack ?? '');
+    const unref = t.unref.bind(t);
+    t.unref = () => {
+      pendingTimers.delete(t);
+      return unref();
+    };
+    return t;
+  }) as typeof setTimeout;
+  (globalThis as { clearTimeout: unknown }).clearTimeout = ((t: NodeJS.Timeout | undefined) => {
+    if (t) pendingTimers.delete(t);
+    realClear(t);
+  }) as typeof clearTimeout;
+}
+
 /** Starts etcd and the server before the file's tests and stops them after. */
 export function useServer(extra: Partial<ServerOptions> = {}): ServerFixture {
   const fx = {} as ServerFixture;
@@ -122,6 +146,15 @@ export function useServer(extra: Partial<ServerOptions> = {}): ServerFixture {
     await fx.server?.stop();
     await fx.etcd?.stop();
     if (fx.dir) await rm(fx.dir, { recursive: true, force: true });
+    if (process.env.CAPSTAN_TEST_HANDLES === '1') {
+      // Diagnosis of a test process that does not exit: what still holds its event loop.
+      setTimeout(() => {
+        const handles = (process as unknown as { _getActiveHandles(): object[] })._getActiveHandles();
+        console.error(`[handles] ${handles.map((h) => h.constructor.name).join(', ')} [resources] ${process.getActiveResourcesInfo().join(', ')}`);
+        for (const h of handles) if (h.constructor.name === 'TLSSocket' || h.constructor.name === 'Socket') console.error('[socket]', (h as { remotePort?: number }).remotePort, (h as { localPort?: number }).localPort);
+        for (const stack of pendingTimers.values()) console.error(`[timer] ${stack.split('\n').slice(2, 7).join(' | ')}`);
+      }, 3000).unref();
+    }
   });
   return fx;
 }

@@ -81,6 +81,8 @@ export class NamespaceController {
           watch: true,
         });
         this.watchStop = () => watch.stop();
+        // Stopped while the watch was being opened: close it rather than leave it running.
+        if (this.stopped) watch.stop();
         for await (const ev of watch) {
           if (this.stopped) break;
           if (ev.type === 'ERROR') break;

@@ -4,7 +4,7 @@
  * runs on etcd-compatible servers such as kine. Keys are `<prefix><key>`; revisions stay decimal
  * strings outside this folder.
  */
-import type { Etcd3, IKeyValue, IRangeResponse, ITxnResponse } from 'etcd3';
+import type { Etcd3, IKeyValue, IRangeResponse, ITxnResponse, Watcher } from 'etcd3';
 import type { KubeObject } from '../../../api/meta/types.js';
 import type { StorageCodec } from '../codec.js';
 import { decodeContinue, encodeContinue } from '../continue-token.js';
@@ -386,7 +386,35 @@ export class Etcd3Store implements Storage {
       relativeKey: (kv) => kv.key.toString().slice(this.prefix.length),
       checkRevisionAvailable: (rev) => this.checkRevisionAvailable(full, rev),
       ...(this.bookmarkIntervalMs ? { bookmarkIntervalMs: this.bookmarkIntervalMs } : {}),
+      track: this.watchTracker,
     });
+  }
+
+  /** etcd watchers not yet cancelled, and cancellations in flight. */
+  private readonly liveWatchers = new Set<Watcher>();
+  private readonly cancelling = new Set<Promise<unknown>>();
+  private readonly watchTracker = {
+    created: (w: Watcher): void => {
+      this.liveWatchers.add(w);
+    },
+    cancelled: (w: Watcher, done: Promise<unknown>): void => {
+      this.liveWatchers.delete(w);
+      this.cancelling.add(done);
+      void done.finally(() => this.cancelling.delete(done));
+    },
+  };
+
+  /**
+   * Cancels every etcd watch this store still has and waits (up to timeoutMs) for etcd to confirm.
+   * Call before closing the client: the etcd3 library reconnects (forever, on timers that keep the
+   * process alive) a watch stream that breaks under a watcher it still has.
+   */
+  async closeWatches(timeoutMs = 2000): Promise<void> {
+    for (const w of [...this.liveWatchers]) this.watchTracker.cancelled(w, w.cancel().catch(() => undefined));
+    if (this.cancelling.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled([...this.cancelling]), new Promise((r) => (timer = setTimeout(r, timeoutMs)))]);
+    clearTimeout(timer);
   }
 
   /**

@@ -36,6 +36,8 @@ export interface WatchStartParams {
   readonly checkRevisionAvailable: (revision: bigint) => Promise<void>;
   /** Overrides bookmarkIntervalMs (tests). */
   readonly bookmarkIntervalMs?: number;
+  /** Told of every etcd watcher this watch creates and of its cancellation (the store closes them all before the client). */
+  readonly track?: { created(w: Watcher): void; cancelled(w: Watcher, done: Promise<unknown>): void };
 }
 
 /** Starts a watch; rejects with Expired or TooLargeResourceVersion before any event is produced. */
@@ -79,12 +81,17 @@ export async function startWatch(p: WatchStartParams): Promise<StorageWatch> {
   let watcher: Watcher | undefined;
   let timer: NodeJS.Timeout | undefined;
 
+  const onStopped: Array<() => void> = [];
   const stop = (): void => {
     if (stopped) return;
     stopped = true;
+    for (const f of onStopped.splice(0)) f();
     if (timer) clearInterval(timer);
     queue.end();
-    if (watcher) void watcher.cancel().catch(() => undefined);
+    if (watcher) {
+      const done = watcher.cancel().catch(() => undefined);
+      p.track?.cancelled(watcher, done);
+    }
   };
   queue.onConsumerDone(stop);
 
@@ -121,13 +128,26 @@ export async function startWatch(p: WatchStartParams): Promise<StorageWatch> {
   if (p.opts.recursive) builder.prefix(p.keyPrefix);
   else builder.key(p.fullKey);
   try {
-    watcher = await builder.create();
+    // The watcher object exists (and is attached to the client's watch stream) from here on: the
+    // store tracks it at once, so that closing the store cancels it even while etcd creates it.
+    const pending = builder.watcher();
+    p.track?.created(pending);
+    watcher = pending;
+    await Promise.race([
+      new Promise<void>((resolve) => pending.once('connected', () => resolve())),
+      new Promise<never>((_, reject) => pending.once('error', (err: unknown) => reject(err))),
+      new Promise<void>((resolve) => onStopped.push(resolve)),
+    ]);
   } catch (err) {
     stop();
     if (isWatchCompacted(err)) throw new StorageError('Expired', p.fullKey, 'The resourceVersion for the provided watch is too old.');
     throw interpretEtcdError(err, p.fullKey);
   }
   const w = watcher;
+  if (stopped) {
+    // Stopped while etcd was creating it (stop() has cancelled it): nothing will come.
+    return { stop, takeReady: () => queue.takeReady(), [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator]() };
+  }
   w.on('data', onResponse);
   w.on('disconnected', () => {
     // The client resumes from its own idea of the last revision, which can run ahead of what it
