@@ -63,3 +63,25 @@ describe('etcd3 compactor', () => {
     }
   });
 });
+
+describe('etcd3 guaranteedUpdate from a cached copy', () => {
+  it('an update that refuses a stale cached copy is tried again on the stored object', async () => {
+    const store = new Etcd3Store(fx.client, { prefix: uniquePrefix('stale'), codec: jsonCodec });
+    const v1 = await store.create('/configmaps/ns/a', { metadata: { name: 'a' }, data: { v: '1' } } as never);
+    const v2 = await store.guaranteedUpdate('/configmaps/ns/a', { tryUpdate: async (o: object) => ({ ...o, data: { v: '2' } }) } as never);
+    // The client read v2; the cache still has v1. The update checks the client's resourceVersion.
+    const seen: string[] = [];
+    const v3 = await store.guaranteedUpdate('/configmaps/ns/a', {
+      cachedExisting: v1,
+      tryUpdate: async (o: { metadata: { resourceVersion?: string } }) => {
+        seen.push(o.metadata.resourceVersion ?? '');
+        if (o.metadata.resourceVersion !== v2.metadata.resourceVersion) throw new Error('the object has been modified');
+        return { ...o, data: { v: '3' } };
+      },
+    } as never);
+    assert.deepEqual(seen, [v1.metadata.resourceVersion, v2.metadata.resourceVersion]);
+    assert.equal((v3 as unknown as { data: { v: string } }).data.v, '3');
+    // Without a cached copy the refusal is the answer.
+    await assert.rejects(store.guaranteedUpdate('/configmaps/ns/a', { tryUpdate: async () => { throw new Error('refused'); } } as never), /refused/);
+  });
+});

@@ -314,7 +314,19 @@ export class Etcd3Store implements Storage {
         throw err;
       }
       const input: KubeObject = current.obj ? current.obj : { metadata: {} };
-      const updated = await opts.tryUpdate(structuredClone(input));
+      let updated: KubeObject;
+      try {
+        updated = await opts.tryUpdate(structuredClone(input));
+      } catch (err) {
+        if (fromCache) {
+          // The update refused a cached copy (a resourceVersion the client read from a newer
+          // state, say): it may accept the stored object, so read that and try again, as kube does.
+          current = await this.readCurrent(full);
+          fromCache = false;
+          continue;
+        }
+        throw err;
+      }
       const data = this.codec.encode(updated);
       if (current.obj && current.data && data.equals(current.data)) {
         if (fromCache) {
