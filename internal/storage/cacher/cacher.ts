@@ -471,10 +471,9 @@ export class Cacher implements Storage, WatcherHost {
   async getList(key: string, opts: ListOptions): Promise<ListResult> {
     if (opts.resourceVersionMatch === 'Exact') return await this.source.getList(key, opts);
     // Delegated to etcd while initializing: lists without selectors that ask for a page (kube's rule).
-    const pred0 = opts.predicate;
-    if (!(await this.readyOr429(key, pred0.everything === true && ((pred0.limit ?? 0) > 0 || Boolean(pred0.continueToken))))) return await this.source.getList(key, opts);
     const pred = opts.predicate;
     const paging = (pred.limit ?? 0) > 0;
+    if (!(await this.readyOr429(key, pred.everything === true && (paging || Boolean(pred.continueToken))))) return await this.source.getList(key, opts);
     if (pred.continueToken) return await this.listContinue(key, opts);
     const rv = parseResourceVersion(opts.resourceVersion);
     // Legacy: a resourceVersion with a limit and no match is an exact read.
