@@ -12,13 +12,29 @@ import { freePort, startLocalEtcd } from './local-etcd.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+/** The credentials a kubeconfig's user presents. */
+export interface KubeconfigUser {
+  /** A client certificate and its key (PEM). */
+  readonly clientCert?: string;
+  readonly clientKey?: string;
+  /** A bearer token. */
+  readonly token?: string;
+}
+
 /**
- * A kubeconfig for server with the CA embedded. Requests are anonymous until authentication
- * lands; kubectl prompts for credentials when a user has none at all, so the user carries a bare
- * username, which kubectl sends as Basic auth and the server (like kube-apiserver) does not use.
+ * A kubeconfig for server with the CA embedded. Without credentials the user carries a bare
+ * username: kubectl prompts for credentials when a user has none at all; it sends the name as
+ * Basic auth, which the server (like kube-apiserver) does not use, so requests are anonymous.
  */
-export function kubeconfig(server: string, caPem: string, name = 'capstan'): string {
+export function kubeconfig(server: string, caPem: string, name = 'capstan', user: KubeconfigUser = {}): string {
   const ca = Buffer.from(caPem).toString('base64');
+  const b64 = (s: string): string => Buffer.from(s).toString('base64');
+  const userName = user.clientCert ? `${name}-admin` : user.token ? `${name}-token` : `${name}-anonymous`;
+  const userLines = user.clientCert
+    ? [`    client-certificate-data: ${b64(user.clientCert)}`, `    client-key-data: ${b64(user.clientKey ?? '')}`]
+    : user.token
+      ? [`    token: ${user.token}`]
+      : ['    username: anonymous'];
   return [
     'apiVersion: v1',
     'kind: Config',
@@ -28,14 +44,14 @@ export function kubeconfig(server: string, caPem: string, name = 'capstan'): str
     `    server: ${server}`,
     `    certificate-authority-data: ${ca}`,
     'users:',
-    `- name: ${name}-anonymous`,
+    `- name: ${userName}`,
     '  user:',
-    '    username: anonymous',
+    ...userLines,
     'contexts:',
     `- name: ${name}`,
     '  context:',
     `    cluster: ${name}`,
-    `    user: ${name}-anonymous`,
+    `    user: ${userName}`,
     `current-context: ${name}`,
     'preferences: {}',
     '',

@@ -145,6 +145,18 @@ export class ApiInstaller {
     return this.scopes.get(scopeKey(group, version, resource, subresource));
   }
 
+  /**
+   * The storage of a (sub)resource in whatever version serves it (every version shares one store,
+   * which reads and writes the stored form), for in-process callers: authenticators, authorizers,
+   * controllers. Undefined when the resource is not served.
+   */
+  storageOf(group: string, resource: string, subresource = ''): RestStorage | undefined {
+    for (const s of this.scopes.values()) {
+      if (s.group === group && s.resource === resource && s.subresource === subresource) return s.storage;
+    }
+    return undefined;
+  }
+
   /** Whether the group version is served at all. */
   servesGroupVersion(group: string, version: string): boolean {
     return this.groupVersion(group, version) !== undefined;

@@ -5,6 +5,8 @@
  */
 import type { KubeObject } from '../../api/meta/types.js';
 import type { Storage } from '../storage/interface.js';
+import type { BuiltAuthentication } from '../authn/build.js';
+import type { BuiltAuthorization } from '../authz/build.js';
 import type { RestStorage } from './interface.js';
 import type { SelectableFields } from './generic/strategy.js';
 
@@ -45,6 +47,19 @@ export interface RegistryDeps {
   readonly storage: Storage;
   /** --service-cluster-ip-range: where Service cluster IPs come from. */
   readonly serviceClusterIPRange: string;
+  /**
+   * The server's authenticators and authorizers, for resources that use them (the review APIs,
+   * RBAC's escalation check). Filled in by the server once they are built, after the registrations
+   * (the authorizers read the registrations' storage): read it when a request arrives, never while
+   * building. Absent in unit tests of unrelated resources.
+   */
+  readonly security?: SecurityHandles;
+}
+
+/** Late-bound security components (see RegistryDeps.security). */
+export interface SecurityHandles {
+  authentication?: BuiltAuthentication;
+  authorization?: BuiltAuthorization;
 }
 
 /** A resource module: builds its registrations. */

@@ -3,14 +3,11 @@
  * without, a self-signed CA and a serving certificate it signs are generated into --cert-dir
  * (apiserver.crt holding the chain, apiserver.key, ca.crt) and reused on every later start.
  */
-import 'reflect-metadata';
-import { webcrypto, X509Certificate } from 'node:crypto';
+import { X509Certificate } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import * as x509 from '@peculiar/x509';
-
-x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+import { createCertificateAuthority, issueCertificate } from './pki.js';
 
 /** PEM material the HTTPS server serves with. */
 export interface ServingCertificate {
@@ -23,7 +20,6 @@ export interface ServingCertificate {
   readonly keyFile: string;
 }
 
-const algorithm = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 const validityYears = 1;
 
 async function exists(path: string): Promise<boolean> {
@@ -31,11 +27,6 @@ async function exists(path: string): Promise<boolean> {
     () => true,
     () => false,
   );
-}
-
-function pem(label: string, der: ArrayBuffer): string {
-  const b64 = Buffer.from(der).toString('base64').replace(/(.{64})/g, '$1\n');
-  return `-----BEGIN ${label}-----\n${b64}${b64.endsWith('\n') ? '' : '\n'}-----END ${label}-----\n`;
 }
 
 /** The names a generated serving certificate covers. */
@@ -48,46 +39,10 @@ export function servingNames(bindAddress: string, extraNames: readonly string[] 
 
 /** Generates a CA and a serving certificate signed by it. */
 export async function generateSelfSigned(names: { dns: string[]; ips: string[] }): Promise<{ cert: string; key: string; ca: string }> {
-  const now = new Date();
-  const notAfter = new Date(now.getTime() + validityYears * 365 * 24 * 3600 * 1000);
-  const caKeys = (await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
-  const stamp = Math.floor(now.getTime() / 1000);
-  const caCert = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: Buffer.from(webcrypto.getRandomValues(new Uint8Array(16))).toString('hex').replace(/^[89a-f]/, '1'),
-    name: `CN=capstan-ca@${stamp}`,
-    notBefore: new Date(now.getTime() - 60_000),
-    notAfter,
-    signingAlgorithm: algorithm,
-    keys: caKeys,
-    extensions: [
-      new x509.BasicConstraintsExtension(true, 0, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.digitalSignature, true),
-      await x509.SubjectKeyIdentifierExtension.create(caKeys.publicKey),
-    ],
-  });
-  const leafKeys = (await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
-  const leaf = await x509.X509CertificateGenerator.create({
-    serialNumber: Buffer.from(webcrypto.getRandomValues(new Uint8Array(16))).toString('hex').replace(/^[89a-f]/, '1'),
-    subject: `CN=capstan-apiserver@${stamp}`,
-    issuer: caCert.subject,
-    notBefore: new Date(now.getTime() - 60_000),
-    notAfter,
-    signingAlgorithm: algorithm,
-    publicKey: leafKeys.publicKey,
-    signingKey: caKeys.privateKey,
-    extensions: [
-      new x509.BasicConstraintsExtension(false, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
-      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
-      new x509.SubjectAlternativeNameExtension([
-        ...names.dns.map((value) => ({ type: 'dns' as const, value })),
-        ...names.ips.map((value) => ({ type: 'ip' as const, value })),
-      ]),
-      await x509.AuthorityKeyIdentifierExtension.create(caCert),
-    ],
-  });
-  const keyDer = await webcrypto.subtle.exportKey('pkcs8', leafKeys.privateKey);
-  return { cert: leaf.toString('pem') + '\n' + caCert.toString('pem') + '\n', key: pem('PRIVATE KEY', keyDer), ca: caCert.toString('pem') + '\n' };
+  const stamp = Math.floor(Date.now() / 1000);
+  const ca = await createCertificateAuthority(`capstan-ca@${stamp}`, validityYears * 365);
+  const leaf = await issueCertificate(ca, { commonName: `capstan-apiserver@${stamp}`, usage: 'server', dns: names.dns, ips: names.ips });
+  return { cert: leaf.cert + ca.certPem, key: leaf.key, ca: ca.certPem };
 }
 
 /** True when the PEM certificate is valid now and for at least another day. */

@@ -10,6 +10,11 @@ import type { ResourceDispatcher } from '../endpoints/dispatcher.js';
 import type { OpenApiV2Handler } from '../endpoints/openapi/v2.js';
 import type { OpenApiV3Handler } from '../endpoints/openapi/v3.js';
 import { writeStatus } from '../endpoints/negotiation/writer.js';
+import type { Authenticator } from '../authn/interface.js';
+import type { Authorizer } from '../authz/interface.js';
+import { withAuthentication } from '../filters/authentication.js';
+import { withAuthorization } from '../filters/authorization.js';
+import type { Filter } from '../filters/interface.js';
 import { attachRequestContext, stateOf } from '../filters/request-context.js';
 import { armTimeout } from '../filters/timeout.js';
 import type { Logger } from '../observability/logging.js';
@@ -26,6 +31,10 @@ export interface ChainDeps {
   readonly requestTimeoutMs: number;
   readonly log: Logger;
   readonly metrics: ServerMetrics;
+  /** Who made a request: every configured method as one union (with the anonymous fallback). */
+  readonly authenticator: Authenticator;
+  /** May they: the --authorization-mode union. */
+  readonly authorizer: Authorizer;
 }
 
 /** Builds the Express application. */
@@ -34,6 +43,14 @@ export function buildChain(deps: ChainDeps): express.Express {
   app.disable('x-powered-by');
   app.set('etag', false);
 
+  // The filters after the request context and the timeout, in the order they run (kube's
+  // DefaultBuildHandlerChain read outside-in): authentication names the user; authorization,
+  // which needs the user, decides last, right before the handler.
+  const filters: readonly Filter[] = [
+    withAuthentication({ authenticator: deps.authenticator, log: deps.log }),
+    withAuthorization({ authorizer: deps.authorizer }),
+  ];
+
   // One Express layer runs the filters in order (the request context first: everything after
   // reads it; the timeout wraps everything that does work, never long-running requests) and then
   // routes: resource requests first, the hot path, then health, metrics, discovery and OpenAPI.
@@ -41,6 +58,10 @@ export function buildChain(deps: ChainDeps): express.Express {
     try {
       const state = attachRequestContext(req, res);
       armTimeout(req, res, state, deps.requestTimeoutMs);
+      for (const filter of filters) {
+        await filter(req, res, state);
+        if (res.headersSent) return;
+      }
       const { path, query, ctx } = state;
       if (ctx.requestInfo.isResourceRequest) {
         await deps.dispatcher.handle(req, res, ctx, query);

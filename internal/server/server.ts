@@ -25,7 +25,9 @@ import { builtinResourceModules } from '../registry/builtin.js';
 import { namespacesModule } from '../registry/core/namespaces/store.js';
 import { ClusterIPAllocator } from '../registry/core/services/ip-allocator.js';
 import type { RestStorage } from '../registry/interface.js';
-import type { ResourceRegistration } from '../registry/registration.js';
+import type { ResourceRegistration, SecurityHandles } from '../registry/registration.js';
+import { buildAuthentication } from '../authn/build.js';
+import { buildAuthorization } from '../authz/build.js';
 import { internalContext } from '../request/context.js';
 import { WatchCacheStorage } from '../storage/cacher/router.js';
 import { codecForMediaType } from '../storage/codec.js';
@@ -83,8 +85,14 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     : undefined;
   const storage: Storage = watchCache ?? etcdStore;
 
-  const registrations: ResourceRegistration[] = [namespacesModule, ...builtinResourceModules].flatMap((m) => m({ storage, serviceClusterIPRange: options.serviceClusterIPRange }));
+  const security: SecurityHandles = {};
+  const registrations: ResourceRegistration[] = [namespacesModule, ...builtinResourceModules].flatMap((m) =>
+    m({ storage, serviceClusterIPRange: options.serviceClusterIPRange, security }),
+  );
   const installer = new ApiInstaller(registrations);
+  const storageOf = (group: string, resource: string, subresource?: string): RestStorage | undefined => installer.storageOf(group, resource, subresource);
+  security.authentication = await buildAuthentication(options.authentication, { storageOf, log, metrics });
+  security.authorization = await buildAuthorization(options.authorization, { storageOf, log, metrics });
   defaultStored = installer.storedObjectDefaulter();
   const namespaces = registrations.find((r) => r.group === '' && r.resource === 'namespaces') as ResourceRegistration;
   const namespaceStorage = namespaces.main;
@@ -154,8 +162,30 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
 
   const openapi = new OpenApiV3Handler(installer);
   const openapiV2 = new OpenApiV2Handler(installer);
-  const app = buildChain({ health, discovery, dispatcher, openapi, openapiV2, requestTimeoutMs: options.requestTimeoutMs, log, metrics });
-  const server: Server = createServer({ cert: certificate.cert, key: certificate.key, minVersion: 'TLSv1.2' }, app);
+  const app = buildChain({
+    health,
+    discovery,
+    dispatcher,
+    openapi,
+    openapiV2,
+    requestTimeoutMs: options.requestTimeoutMs,
+    log,
+    metrics,
+    authenticator: security.authentication.authenticator,
+    authorizer: security.authorization.authorizer,
+  });
+  // Client certificates are asked for when a method uses them, and judged by the authenticators
+  // (an unknown or expired one is a 401, not a failed handshake), as kube-apiserver does.
+  const clientCAs = security.authentication.clientCAs();
+  const server: Server = createServer(
+    {
+      cert: certificate.cert,
+      key: certificate.key,
+      minVersion: 'TLSv1.2',
+      ...(clientCAs.length > 0 ? { requestCert: true, rejectUnauthorized: false, ca: [...clientCAs] } : {}),
+    },
+    app,
+  );
   server.keepAliveTimeout = 65_000;
   const sockets = new Set<Socket>();
   server.on('connection', (s: Socket) => {
@@ -228,6 +258,8 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
       deadline.unref();
       await closed;
       clearTimeout(deadline);
+      security.authentication?.stop();
+      security.authorization?.stop();
       watchCache?.stop();
       await etcdStore.closeWatches();
       client.close();

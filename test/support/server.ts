@@ -10,7 +10,8 @@ import { after, before } from 'node:test';
 import { freePort, startLocalEtcd, type LocalEtcd } from '../../hack/local-etcd.js';
 import { kubeconfig } from '../../hack/run-local.js';
 import { createLogger } from '../../internal/observability/logging.js';
-import type { ServerOptions } from '../../internal/server/options/flags.js';
+import { parseFlags, type ServerOptions } from '../../internal/server/options/flags.js';
+import type { FlagGroupOptions } from '../../internal/server/options/groups.js';
 import { startServer, type RunningServer } from '../../internal/server/server.js';
 
 /** A response as tests read it. */
@@ -121,15 +122,33 @@ if (process.env.CAPSTAN_TEST_HANDLES === '1') {
   }) as typeof clearTimeout;
 }
 
-/** Starts etcd and the server before the file's tests and stops them after. */
-export function useServer(extra: Partial<ServerOptions> = {}): ServerFixture {
+/**
+ * The flag groups' options (authentication, authorization, TLS, ...) for kube-apiserver flags, as
+ * the server's command line would set them; throws with the flag error on an invalid flag.
+ */
+export function groupOptionsFromFlags(flags: readonly string[]): FlagGroupOptions {
+  const parsed = parseFlags(['--etcd-servers=http://127.0.0.1:2379', ...flags], 'test');
+  if (parsed.kind !== 'run') throw new Error(`invalid test flags ${flags.join(' ')}: ${parsed.stderr ?? ''}`);
+  return parsed.groups;
+}
+
+/** Flags for the server under test, or a function making them once before() runs (to write files first). */
+export type TestFlags = readonly string[] | (() => readonly string[] | Promise<readonly string[]>);
+
+/**
+ * Starts etcd and the server before the file's tests and stops them after. extra overrides
+ * options directly; flags are parsed as the command line would parse them (the flag groups only).
+ */
+export function useServer(extra: Partial<ServerOptions> = {}, flags: TestFlags = []): ServerFixture {
   const fx = {} as ServerFixture;
   const log = createLogger(0, process.env.CAPSTAN_TEST_LOG !== '1');
   before(async () => {
     fx.etcd = await startLocalEtcd();
     fx.dir = await mkdtemp(join(tmpdir(), 'capstan-test-'));
     fx.port = await freePort();
-    fx.options = testServerOptions(fx.etcd.endpoint, fx.port, join(fx.dir, 'certs'), extra);
+    const flagList = typeof flags === 'function' ? await flags() : flags;
+    const fromFlags = flagList.length > 0 ? groupOptionsFromFlags(flagList) : {};
+    fx.options = testServerOptions(fx.etcd.endpoint, fx.port, join(fx.dir, 'certs'), { ...fromFlags, ...extra });
     fx.server = await startServer(fx.options, log);
     await fx.server.ready;
     fx.ca = fx.server.certificate.ca ?? '';

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { defaultAuthenticationOptions } from './authentication.js';
+import { defaultAuthorizationOptions } from './authorization.js';
 import { parseFlags } from './flags.js';
 
 const run = (args: string[]) => parseFlags(args, 'Kubernetes v1.33.0+capstan');
@@ -24,7 +26,23 @@ describe('apiserver flags', () => {
       minRequestTimeoutSeconds: 1800,
       verbosity: 0,
       serviceClusterIPRange: '10.0.0.0/24',
+      // Every flag group's defaults.
+      authentication: defaultAuthenticationOptions,
+      authorization: defaultAuthorizationOptions,
     });
+  });
+
+  it('--authorization-mode: a list of known modes, each once', () => {
+    const ok = run(['--etcd-servers=http://e:1', '--authorization-mode=Node,RBAC']);
+    assert.equal(ok.kind, 'run');
+    if (ok.kind === 'run') assert.deepEqual(ok.options.authorization?.modes, ['Node', 'RBAC']);
+    const unknown = run(['--etcd-servers=http://e:1', '--authorization-mode=RBAC,Magic']);
+    assert.equal(unknown.kind, 'exit');
+    if (unknown.kind === 'exit') assert.match(unknown.stderr ?? '', /authorization-mode "Magic" is not a valid mode/);
+    const twice = run(['--etcd-servers=http://e:1', '--authorization-mode=RBAC,RBAC']);
+    assert.equal(twice.kind, 'exit');
+    const anonymousOff = run(['--etcd-servers=http://e:1', '--anonymous-auth=false']);
+    assert.equal(anonymousOff.kind === 'run' && anonymousOff.options.authentication?.anonymous, false);
   });
 
   it('values in both --flag=value and --flag value forms, several etcd servers', () => {

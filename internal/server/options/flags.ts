@@ -7,10 +7,17 @@ import { isIP } from 'node:net';
 import yargs from 'yargs';
 import { parseServiceCIDR } from '../../registry/core/services/ip-allocator.js';
 import { storageMediaTypes, type StorageMediaType } from '../../storage/codec.js';
-import { formatGoDuration, parseGoDuration } from './duration.js';
+import { formatGoDuration } from './duration.js';
+import { boolFlag, durationFlag, FlagError, intFlag, watchCacheSizesFlag } from './flag-values.js';
+import { flagGroups, type FlagGroupOptions } from './groups.js';
 
-/** Validated options of one API server. */
-export interface ServerOptions {
+export { FlagError } from './flag-values.js';
+
+/**
+ * Validated options of one API server. The options of each flag group (groups.ts) are optional
+ * here so that tests can build options by hand; an absent group means its flags' defaults.
+ */
+export interface ServerOptions extends FlagGroupOptions {
   readonly etcdServers: readonly string[];
   readonly etcdPrefix: string;
   /** --storage-media-type: the encoding objects are written to etcd in. */
@@ -41,48 +48,14 @@ export interface ServerOptions {
 }
 
 /** The outcome of parsing: options to run with, or text to print and an exit code. */
-export type ParseResult = { kind: 'run'; options: ServerOptions } | { kind: 'exit'; code: number; stdout?: string; stderr?: string };
-
-/** A flag error in kube's style. */
-export class FlagError extends Error {}
-
-function durationFlag(name: string, value: unknown): number {
-  try {
-    return parseGoDuration(String(value));
-  } catch (err) {
-    throw new FlagError(`invalid argument ${JSON.stringify(String(value))} for "--${name}" flag: ${(err as Error).message}`);
-  }
-}
-
-/** A Go bool flag: a bare --flag is true; otherwise strconv.ParseBool's spellings. */
-function boolFlag(name: string, value: unknown): boolean {
-  const s = String(value);
-  if (s === '' || ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(s)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(s)) return false;
-  throw new FlagError(`invalid argument ${JSON.stringify(s)} for "--${name}" flag: strconv.ParseBool: parsing ${JSON.stringify(s)}: invalid syntax`);
-}
-
-/** --watch-cache-sizes: "resource[.group]#size" entries, as kube's ParseWatchCacheSizes reads them. */
-function watchCacheSizesFlag(value: unknown): Map<string, number> {
-  const out = new Map<string, number>();
-  const text = value === undefined ? '' : String(value);
-  for (const c of text.split(',').map((x) => x.trim()).filter((x) => x.length > 0)) {
-    const tokens = c.split('#');
-    if (tokens.length !== 2) throw new FlagError(`invalid value of watch cache size: ${c}`);
-    const sizeText = tokens[1] as string;
-    if (!/^[+-]?[0-9]+$/.test(sizeText)) throw new FlagError(`invalid size of watch cache size: ${c}`);
-    const size = Number(sizeText);
-    if (size < 0) throw new FlagError(`watch cache size cannot be negative: ${c}`);
-    out.set(tokens[0] as string, size);
-  }
-  return out;
-}
-
-function intFlag(name: string, value: unknown): number {
-  const s = String(value);
-  if (!/^[+-]?[0-9]+$/.test(s)) throw new FlagError(`invalid argument ${JSON.stringify(s)} for "--${name}" flag: strconv.ParseInt: parsing ${JSON.stringify(s)}: invalid syntax`);
-  return Number(s);
-}
+export type ParseResult =
+  | {
+      kind: 'run';
+      options: ServerOptions;
+      /** The part of options that the flag groups set (also inside options). */
+      groups: FlagGroupOptions;
+    }
+  | { kind: 'exit'; code: number; stdout?: string; stderr?: string };
 
 /** Parses argv (without node and script). versionText is what --version prints. */
 export function parseFlags(argv: readonly string[], versionText: string): ParseResult {
@@ -125,6 +98,7 @@ export function parseFlags(argv: readonly string[], versionText: string): ParseR
     .fail((msg, err) => {
       throw new FlagError(msg ?? err?.message ?? 'invalid flags');
     });
+  for (const g of flagGroups) g.register(parser);
   let parsed: Record<string, unknown>;
   try {
     parsed = parser.parseSync() as Record<string, unknown>;
@@ -135,7 +109,8 @@ export function parseFlags(argv: readonly string[], versionText: string): ParseR
   if (parsed.help) return { kind: 'exit', code: 0, stdout: helpText };
   if (parsed.version) return { kind: 'exit', code: 0, stdout: `${versionText}\n` };
   try {
-    return { kind: 'run', options: validate(parsed) };
+    const groups = validateGroups(parsed);
+    return { kind: 'run', options: { ...validateCore(parsed), ...groups }, groups };
   } catch (err) {
     return { kind: 'exit', code: 1, stderr: `Error: ${(err as Error).message}\n` };
   }
@@ -145,7 +120,13 @@ function isStorageMediaType(v: string): v is StorageMediaType {
   return (storageMediaTypes as readonly string[]).includes(v);
 }
 
-function validate(p: Record<string, unknown>): ServerOptions {
+function validateGroups(p: Record<string, unknown>): FlagGroupOptions {
+  const groups: FlagGroupOptions = {};
+  for (const g of flagGroups) Object.assign(groups, g.validate(p));
+  return groups;
+}
+
+function validateCore(p: Record<string, unknown>): ServerOptions {
   const servers = String(p['etcd-servers'] ?? '')
     .split(',')
     .map((s) => s.trim())

@@ -1,0 +1,29 @@
+/**
+ * Adds system:authenticated to every user an authenticator names (kube's AuthenticatedGroupAdder),
+ * unless the user is anonymous or already carries system:authenticated or system:unauthenticated.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { UserInfo } from '../request/context.js';
+import type { AuthenticationResult, Authenticator } from './interface.js';
+
+/** The group every authenticated user is in. */
+export const authenticatedGroup = 'system:authenticated';
+
+/** user with system:authenticated added when kube would add it (returns user itself otherwise). */
+export function withAuthenticatedGroup(user: UserInfo): UserInfo {
+  if (user.name === 'system:anonymous') return user;
+  if (user.groups.includes(authenticatedGroup) || user.groups.includes('system:unauthenticated')) return user;
+  return { ...user, groups: [...user.groups, authenticatedGroup] };
+}
+
+/** Wraps an authenticator so its users get system:authenticated. */
+export class AuthenticatedGroupAdder implements Authenticator {
+  constructor(private readonly inner: Authenticator) {}
+
+  async authenticate(req: IncomingMessage): Promise<AuthenticationResult | undefined> {
+    const r = await this.inner.authenticate(req);
+    if (!r) return undefined;
+    const user = withAuthenticatedGroup(r.user);
+    return user === r.user ? r : { ...r, user };
+  }
+}

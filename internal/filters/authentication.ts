@@ -1,0 +1,44 @@
+/**
+ * The authentication filter: asks the server's authenticator (the union of every configured method,
+ * with the anonymous fallback when --anonymous-auth is on) who made the request and records the user
+ * in the request context. A presented but invalid credential, or no user at all with anonymous
+ * requests off, is answered 401 Unauthorized with kube's Status; the reason is logged, never sent.
+ */
+import { StatusError } from '../apierrors/status-error.js';
+import type { Authenticator } from '../authn/interface.js';
+import type { Logger } from '../observability/logging.js';
+import type { Filter } from './interface.js';
+
+/** kube's answer to a request it could not authenticate. */
+export function newUnauthorized(message = 'Unauthorized'): StatusError {
+  return new StatusError(401, 'Unauthorized', message);
+}
+
+/** What the filter needs. */
+export interface AuthenticationFilterDeps {
+  readonly authenticator: Authenticator;
+  readonly log?: Logger;
+  /** Told of every attempt: the outcome and how long it took (metrics). */
+  readonly observe?: (result: 'success' | 'failure' | 'error', seconds: number) => void;
+}
+
+/** Builds the authentication filter. */
+export function withAuthentication(deps: AuthenticationFilterDeps): Filter {
+  return async (req, _res, state) => {
+    const start = deps.observe ? process.hrtime.bigint() : 0n;
+    let result;
+    try {
+      result = await deps.authenticator.authenticate(req);
+    } catch (err) {
+      deps.observe?.('failure', Number(process.hrtime.bigint() - start) / 1e9);
+      deps.log?.v(2, `Unable to authenticate the request: ${(err as Error).message}`);
+      throw newUnauthorized();
+    }
+    if (!result) {
+      deps.observe?.('failure', Number(process.hrtime.bigint() - start) / 1e9);
+      throw newUnauthorized();
+    }
+    deps.observe?.('success', Number(process.hrtime.bigint() - start) / 1e9);
+    state.ctx.user = result.user;
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * The authorization filter: asks the server's authorizer (the union of --authorization-mode) whether
+ * the authenticated (or impersonated) user may make the request, from its request info. Anything
+ * but Allow is 403 Forbidden with kube's message:
+ * `pods is forbidden: User "x" cannot list resource "pods" in API group "" in the namespace "y"`,
+ * followed by ": <reason>" when the deciding authorizer gave one.
+ */
+import { newForbidden } from '../apierrors/factories.js';
+import type { StatusError } from '../apierrors/status-error.js';
+import type { AuthorizationAttributes, AuthorizationDecision, Authorizer } from '../authz/interface.js';
+import type { RequestContext } from '../request/context.js';
+import type { Filter } from './interface.js';
+
+/** The attributes of the request in ctx (kube's GetAuthorizerAttributes). */
+export function attributesOf(ctx: RequestContext): AuthorizationAttributes {
+  const info = ctx.requestInfo;
+  return {
+    user: ctx.user,
+    verb: info.verb,
+    isResourceRequest: info.isResourceRequest,
+    path: info.path,
+    namespace: info.namespace,
+    apiGroup: info.apiGroup,
+    apiVersion: info.apiVersion,
+    resource: info.resource,
+    subresource: info.subresource,
+    name: info.name,
+  };
+}
+
+/** kube's forbiddenMessage: what the user cannot do, without the reason. */
+export function forbiddenMessage(a: AuthorizationAttributes): string {
+  const user = a.user.name;
+  if (!a.isResourceRequest) return `User ${JSON.stringify(user)} cannot ${a.verb} path ${JSON.stringify(a.path)}`;
+  const resource = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
+  if (a.namespace) {
+    return `User ${JSON.stringify(user)} cannot ${a.verb} resource ${JSON.stringify(resource)} in API group ${JSON.stringify(a.apiGroup)} in the namespace ${JSON.stringify(a.namespace)}`;
+  }
+  return `User ${JSON.stringify(user)} cannot ${a.verb} resource ${JSON.stringify(resource)} in API group ${JSON.stringify(a.apiGroup)} at the cluster scope`;
+}
+
+/** The 403 kube answers a denied request with. */
+export function forbiddenError(a: AuthorizationAttributes, reason: string): StatusError {
+  const msg = forbiddenMessage(a);
+  const why = reason ? `${msg}: ${reason}` : msg;
+  return newForbidden({ group: a.apiGroup, resource: a.isResourceRequest ? a.resource : '' }, a.isResourceRequest ? a.name : '', why);
+}
+
+/** What the filter needs. */
+export interface AuthorizationFilterDeps {
+  readonly authorizer: Authorizer;
+  /** Told of every decision (metrics, audit annotations). */
+  readonly observe?: (attrs: AuthorizationAttributes, decision: AuthorizationDecision, seconds: number) => void;
+}
+
+/** Builds the authorization filter. */
+export function withAuthorization(deps: AuthorizationFilterDeps): Filter {
+  return async (_req, _res, state) => {
+    const attrs = attributesOf(state.ctx);
+    const start = deps.observe ? process.hrtime.bigint() : 0n;
+    const d = await deps.authorizer.authorize(attrs);
+    deps.observe?.(attrs, d, Number(process.hrtime.bigint() - start) / 1e9);
+    if (d.decision === 'Allow') return;
+    throw forbiddenError(attrs, d.reason);
+  };
+}
