@@ -5,7 +5,7 @@
  * `pods is forbidden: User "x" cannot list resource "pods" in API group "" in the namespace "y"`,
  * followed by ": <reason>" when the deciding authorizer gave one.
  */
-import { newForbidden } from '../apierrors/factories.js';
+import { newForbidden, newInternalError } from '../apierrors/factories.js';
 import type { StatusError } from '../apierrors/status-error.js';
 import type { AuthorizationAttributes, AuthorizationDecision, Authorizer } from '../authz/interface.js';
 import type { RequestContext } from '../request/context.js';
@@ -60,7 +60,11 @@ export function withAuthorization(deps: AuthorizationFilterDeps): Filter {
     const start = deps.observe ? process.hrtime.bigint() : 0n;
     const d = await deps.authorizer.authorize(attrs);
     deps.observe?.(attrs, d, Number(process.hrtime.bigint() - start) / 1e9);
+    // An authorizer may allow despite an evaluation error elsewhere, so the decision comes first;
+    // a request nobody allowed because an authorizer failed (a webhook down) is the server's
+    // failure, answered 500 as kube does, not a denial.
     if (d.decision === 'Allow') return;
+    if (d.error) throw newInternalError(d.error);
     throw forbiddenError(attrs, d.reason);
   };
 }
