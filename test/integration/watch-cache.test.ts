@@ -69,10 +69,19 @@ async function metric(name: string, labels: string): Promise<number> {
 describe('watch cache over HTTP', () => {
   it('a watch from before the window is 410 Expired though etcd still has the revision; one inside it streams', async () => {
     const before = (await fx.request('GET', cms)).json().metadata.resourceVersion as string;
-    for (let i = 0; i < 8; i++) assert.equal((await fx.request('POST', cms, { body: cm(`w-${i}`) })).status, 201);
+    let last = '';
+    for (let i = 0; i < 8; i++) {
+      const created = await fx.request('POST', cms, { body: cm(`w-${i}`) });
+      assert.equal(created.status, 201);
+      last = created.json().metadata.resourceVersion as string;
+    }
     // etcd can still serve `before` (nothing compacted): only the cache's window is too short.
     assert.equal((await fx.request('GET', `${cms}?resourceVersion=${before}&resourceVersionMatch=Exact`)).status, 200);
-    const old = await fx.request('GET', `${cms}?watch=true&resourceVersion=${before}`);
+    // The cache follows etcd a moment behind: a list not older than the last create waits until it
+    // has seen all eight, so its window has moved past `before` (else the watch would rightly start).
+    assert.equal((await fx.request('GET', `${cms}?resourceVersion=${last}&resourceVersionMatch=NotOlderThan`)).status, 200);
+    // timeoutSeconds: should the watch wrongly start, the test fails instead of waiting 30 minutes.
+    const old = await fx.request('GET', `${cms}?watch=true&resourceVersion=${before}&timeoutSeconds=5`);
     assert.equal(old.status, 410);
     const status = old.json();
     assert.equal(status.reason, 'Expired');
