@@ -6,7 +6,7 @@ NODE ?= node
 NPM ?= npm
 TEST_CONCURRENCY ?= 2
 
-.PHONY: all deps etcd build generate verify run test test-unit test-integration test-e2e bench clean
+.PHONY: all deps etcd build generate verify run user test test-unit test-integration test-e2e bench clean
 
 all: build
 
@@ -39,6 +39,10 @@ verify: build
 
 run: build etcd
 	$(NODE) dist/hack/run-local.js
+
+# A client certificate and kubeconfig for a user of `make run`: make user NAME=alice GROUP=dev,qa
+user: build
+	$(NODE) dist/hack/add-user.js $(NAME) $(if $(GROUP),--group $(GROUP))
 
 # Unit tests sit beside the code; integration and e2e tests start their own etcd (and server).
 test: build etcd verify

@@ -9,6 +9,7 @@ import { request } from 'node:https';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, startLocalEtcd } from './local-etcd.js';
+import { ensureLocalPki, localPkiPaths } from './local-pki.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -93,9 +94,31 @@ async function main(): Promise<void> {
   const etcd = await startLocalEtcd({ dataDir: join(local, 'etcd'), clientPort: await freePort(), logFile: join(local, 'etcd.log') });
   process.stdout.write(`etcd: ${etcd.endpoint} (data in .local/etcd)\n`);
   const certDir = join(local, 'certs');
+  // Secure by default: client certificates from our own CA, Node and RBAC authorization, and
+  // service account tokens signed with our own key. Anonymous requests reach only what kube's
+  // bootstrap policy grants them (health and version).
+  const pki = localPkiPaths(join(local, 'pki'));
+  const admin = await ensureLocalPki(pki);
+  const secure = [
+    `--client-ca-file=${pki.caCertFile}`,
+    '--authorization-mode=Node,RBAC',
+    '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
+    `--service-account-key-file=${pki.serviceAccountPublicKeyFile}`,
+    `--service-account-signing-key-file=${pki.serviceAccountKeyFile}`,
+  ];
   const server = spawn(
     process.execPath,
-    [join(root, 'dist', 'cmd', 'apiserver', 'main.js'), '--etcd-servers', etcd.endpoint, '--cert-dir', certDir, '--secure-port', String(port), ...args.filter((_, i) => i !== portArg && i !== portArg + 1)],
+    [
+      join(root, 'dist', 'cmd', 'apiserver', 'main.js'),
+      '--etcd-servers',
+      etcd.endpoint,
+      '--cert-dir',
+      certDir,
+      '--secure-port',
+      String(port),
+      ...secure,
+      ...args.filter((_, i) => i !== portArg && i !== portArg + 1),
+    ],
     { stdio: ['ignore', 'inherit', 'inherit'] },
   );
   let stopping = false;
@@ -119,8 +142,11 @@ async function main(): Promise<void> {
   await waitReady(port, () => readFile(join(certDir, 'ca.crt'), 'utf8'), 60_000);
   const ca = await readFile(join(certDir, 'ca.crt'), 'utf8');
   const kc = join(local, 'kubeconfig');
-  await writeFile(kc, kubeconfig(`https://127.0.0.1:${port}`, ca), { mode: 0o600 });
-  process.stdout.write(`API server ready on https://127.0.0.1:${port}\nkubeconfig: ${kc}\n  kubectl --kubeconfig ${kc} get ns\nPress Ctrl-C to stop.\n`);
+  await writeFile(kc, kubeconfig(`https://127.0.0.1:${port}`, ca, 'capstan', { clientCert: admin.cert, clientKey: admin.key }), { mode: 0o600 });
+  process.stdout.write(
+    `API server ready on https://127.0.0.1:${port}\nkubeconfig (admin, system:masters): ${kc}\n  kubectl --kubeconfig ${kc} get ns\n` +
+      `add a user: make user NAME=alice GROUPS=dev\nPress Ctrl-C to stop.\n`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
