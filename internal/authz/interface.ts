@@ -20,6 +20,12 @@ export interface AuthorizationAttributes {
   readonly resource: string;
   readonly subresource: string;
   readonly name: string;
+  /**
+   * The request's fieldSelector query parameter as sent (list, watch, deletecollection), if any:
+   * the Node authorizer lets a node list its own pods by spec.nodeName=<node>, and the webhook
+   * sends its requirements, as kube does with AuthorizeWithSelectors.
+   */
+  readonly fieldSelector?: string;
 }
 
 /** An authorizer's answer. */

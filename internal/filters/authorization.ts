@@ -11,9 +11,13 @@ import type { AuthorizationAttributes, AuthorizationDecision, Authorizer } from 
 import type { RequestContext } from '../request/context.js';
 import type { Filter } from './interface.js';
 
-/** The attributes of the request in ctx (kube's GetAuthorizerAttributes). */
-export function attributesOf(ctx: RequestContext): AuthorizationAttributes {
+/**
+ * The attributes of the request in ctx (kube's GetAuthorizerAttributes); query, when given, supplies
+ * the field selector of a list, watch or deletecollection.
+ */
+export function attributesOf(ctx: RequestContext, query?: URLSearchParams): AuthorizationAttributes {
   const info = ctx.requestInfo;
+  const fieldSelector = query && (info.verb === 'list' || info.verb === 'watch' || info.verb === 'deletecollection') ? query.get('fieldSelector') : null;
   return {
     user: ctx.user,
     verb: info.verb,
@@ -25,6 +29,7 @@ export function attributesOf(ctx: RequestContext): AuthorizationAttributes {
     resource: info.resource,
     subresource: info.subresource,
     name: info.name,
+    ...(fieldSelector ? { fieldSelector } : {}),
   };
 }
 
@@ -56,7 +61,7 @@ export interface AuthorizationFilterDeps {
 /** Builds the authorization filter. */
 export function withAuthorization(deps: AuthorizationFilterDeps): Filter {
   return async (_req, _res, state) => {
-    const attrs = attributesOf(state.ctx);
+    const attrs = attributesOf(state.ctx, state.query);
     const start = deps.observe ? process.hrtime.bigint() : 0n;
     const d = await deps.authorizer.authorize(attrs);
     deps.observe?.(attrs, d, Number(process.hrtime.bigint() - start) / 1e9);

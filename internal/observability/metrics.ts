@@ -2,7 +2,7 @@
  * Prometheus metrics (prom-client), one registry per server so that servers started side by side
  * (tests) do not share counters. Names follow kube-apiserver's where kube has the metric.
  */
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, exponentialBuckets } from 'prom-client';
 
 /** The metrics one server keeps. */
 export interface ServerMetrics {
@@ -21,6 +21,18 @@ export interface ServerMetrics {
   readonly watchCacheCapacity: Gauge<'resource'>;
   /** apiserver_registered_watchers: watches open now, by resource. */
   readonly registeredWatchers: Gauge<'group' | 'kind' | 'version'>;
+  /** authorization_attempts_total: the authorization filter's answers (allowed, denied, no-opinion, error). */
+  readonly authorizationAttempts: Counter<'result'>;
+  /** authorization_duration_seconds: how long the filter's authorizer took, by result. */
+  readonly authorizationDuration: Histogram<'result'>;
+  /** apiserver_authorization_decisions_total: terminal decisions (allowed, denied) by authorizer type and name. */
+  readonly authorizationDecisions: Counter<'type' | 'name' | 'decision'>;
+  /** apiserver_authorization_webhook_evaluations_total: round-trips to an authorization webhook by result (success, error, timeout, canceled). */
+  readonly authorizationWebhookEvaluations: Counter<'name' | 'result'>;
+  /** apiserver_authorization_webhook_duration_seconds: latency of those round-trips. */
+  readonly authorizationWebhookDuration: Histogram<'name' | 'result'>;
+  /** apiserver_authorization_webhook_evaluations_fail_open_total: NoOpinion answers because a webhook failed or timed out. */
+  readonly authorizationWebhookFailOpen: Counter<'name' | 'result'>;
   /** Text for GET /metrics. */
   text(): Promise<string>;
 }
@@ -39,6 +51,40 @@ export function createMetrics(): ServerMetrics {
     watchCacheResourceVersion: new Gauge({ name: 'apiserver_watch_cache_resource_version', help: 'Current resource version of watch cache broken by resource type.', labelNames: ['resource'], ...opts }),
     watchCacheCapacity: new Gauge({ name: 'apiserver_watch_cache_capacity', help: 'Total capacity of watch cache broken by resource type.', labelNames: ['resource'], ...opts }),
     registeredWatchers: new Gauge({ name: 'apiserver_registered_watchers', help: 'Number of currently registered watchers for a given resources', labelNames: ['group', 'version', 'kind'], ...opts }),
+    authorizationAttempts: new Counter({
+      name: 'authorization_attempts_total',
+      help: "Counter of authorization attempts broken down by result. It can be either 'allowed', 'denied', 'no-opinion' or 'error'.",
+      labelNames: ['result'],
+      ...opts,
+    }),
+    authorizationDuration: new Histogram({
+      name: 'authorization_duration_seconds',
+      help: 'Authorization duration in seconds broken out by result.',
+      labelNames: ['result'],
+      buckets: exponentialBuckets(0.001, 2, 15),
+      ...opts,
+    }),
+    authorizationDecisions: new Counter({
+      name: 'apiserver_authorization_decisions_total',
+      help: 'Total number of terminal decisions made by an authorizer split by authorizer type, name, and decision.',
+      labelNames: ['type', 'name', 'decision'],
+      ...opts,
+    }),
+    authorizationWebhookEvaluations: new Counter({ name: 'apiserver_authorization_webhook_evaluations_total', help: 'Round-trips to authorization webhooks.', labelNames: ['name', 'result'], ...opts }),
+    // kube's DefBuckets.
+    authorizationWebhookDuration: new Histogram({
+      name: 'apiserver_authorization_webhook_duration_seconds',
+      help: 'Request latency in seconds.',
+      labelNames: ['name', 'result'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      ...opts,
+    }),
+    authorizationWebhookFailOpen: new Counter({
+      name: 'apiserver_authorization_webhook_evaluations_fail_open_total',
+      help: 'NoOpinion results due to webhook timeout or error.',
+      labelNames: ['name', 'result'],
+      ...opts,
+    }),
     text: () => registry.metrics(),
   };
 }

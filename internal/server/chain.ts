@@ -14,6 +14,7 @@ import type { Authenticator } from '../authn/interface.js';
 import type { Authorizer } from '../authz/interface.js';
 import { withAuthentication } from '../filters/authentication.js';
 import { withAuthorization } from '../filters/authorization.js';
+import { observeAuthorization } from '../filters/authorization-metrics.js';
 import type { Filter } from '../filters/interface.js';
 import { attachRequestContext, stateOf } from '../filters/request-context.js';
 import { armTimeout } from '../filters/timeout.js';
@@ -48,7 +49,7 @@ export function buildChain(deps: ChainDeps): express.Express {
   // which needs the user, decides last, right before the handler.
   const filters: readonly Filter[] = [
     withAuthentication({ authenticator: deps.authenticator, log: deps.log }),
-    withAuthorization({ authorizer: deps.authorizer }),
+    withAuthorization({ authorizer: deps.authorizer, observe: observeAuthorization(deps.metrics) }),
   ];
 
   // One Express layer runs the filters in order (the request context first: everything after

@@ -92,7 +92,17 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
   const installer = new ApiInstaller(registrations);
   const storageOf = (group: string, resource: string, subresource?: string): RestStorage | undefined => installer.storageOf(group, resource, subresource);
   security.authentication = await buildAuthentication(options.authentication, { storageOf, log, metrics });
-  security.authorization = await buildAuthorization(options.authorization, { storageOf, log, metrics });
+  try {
+    security.authorization = await buildAuthorization(options.authorization, { storageOf, log, metrics });
+  } catch (err) {
+    // An authorizer that cannot be built (a bad ABAC policy file or webhook kubeconfig) stops the start.
+    security.authentication.stop();
+    watchCache?.stop();
+    client.close();
+    throw err;
+  }
+  let authorizationSynced = false;
+  void security.authorization.ready.then(() => (authorizationSynced = true));
   defaultStored = installer.storedObjectDefaulter();
   const namespaces = registrations.find((r) => r.group === '' && r.resource === 'namespaces') as ResourceRegistration;
   const namespaceStorage = namespaces.main;
@@ -151,6 +161,13 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
       { name: 'etcd-readiness', check: () => storage.readinessCheck() },
       systemNamespacesCheck,
       bootstrapCheck,
+      {
+        // The authorizers' informers (the Node graph) have loaded their first lists.
+        name: 'informer-sync',
+        check: () => {
+          if (!authorizationSynced) throw new Error('authorization informers not synced');
+        },
+      },
       {
         name: 'shutdown',
         check: () => {
@@ -266,5 +283,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     })();
     return stopping;
   };
-  return { port: boundPort, certificate, ready, metrics, stop };
+  // Ready once bootstrapped and the authorizers' informers have synced (readyz's informer-sync).
+  const allReady = Promise.all([ready, security.authorization.ready]).then(() => undefined);
+  return { port: boundPort, certificate, ready: allReady, metrics, stop };
 }

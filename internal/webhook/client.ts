@@ -35,6 +35,14 @@ export class WebhookStatusError extends Error {
   }
 }
 
+/** A call that got no answer within the client's timeout. */
+export class WebhookTimeoutError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WebhookTimeoutError';
+  }
+}
+
 function retriable(err: unknown): boolean {
   if (err instanceof WebhookStatusError) return err.status >= 500 || err.status === 429;
   return true;
@@ -85,7 +93,7 @@ export class WebhookClient {
           else resolve({ status, body: out });
         });
       });
-      req.on('timeout', () => req.destroy(new Error(`timeout after ${this.options.timeoutMs}ms calling ${this.url.href}`)));
+      req.on('timeout', () => req.destroy(new WebhookTimeoutError(`timeout after ${this.options.timeoutMs}ms calling ${this.url.href}`)));
       req.on('error', reject);
       req.end(payload);
     });
