@@ -23,8 +23,8 @@ export interface InvalidCause {
   readonly text: string;
 }
 
-function details(gr: GroupResource, name: string): { name?: string; group?: string; kind: string } {
-  return { ...(name ? { name } : {}), ...(gr.group ? { group: gr.group } : {}), kind: gr.resource };
+function details(gr: GroupResource, name: string): { name?: string; group?: string; kind?: string } {
+  return { ...(name ? { name } : {}), ...(gr.group ? { group: gr.group } : {}), ...(gr.resource ? { kind: gr.resource } : {}) };
 }
 
 /** 404 NotFound: `configmaps "x" not found`. */

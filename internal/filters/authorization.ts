@@ -58,12 +58,9 @@ export interface AuthorizationFilterDeps {
   readonly observe?: (attrs: AuthorizationAttributes, decision: AuthorizationDecision, seconds: number) => void;
 }
 
-/** Builds the authorization filter. */
+/** Builds the authorization filter. Synchronous when the authorizer answers synchronously. */
 export function withAuthorization(deps: AuthorizationFilterDeps): Filter {
-  return async (_req, _res, state) => {
-    const attrs = attributesOf(state.ctx, state.query);
-    const start = deps.observe ? process.hrtime.bigint() : 0n;
-    const d = await deps.authorizer.authorize(attrs);
+  const decide = (attrs: AuthorizationAttributes, d: AuthorizationDecision, start: bigint): void => {
     deps.observe?.(attrs, d, Number(process.hrtime.bigint() - start) / 1e9);
     // An authorizer may allow despite an evaluation error elsewhere, so the decision comes first;
     // a request nobody allowed because an authorizer failed (a webhook down) is the server's
@@ -71,5 +68,13 @@ export function withAuthorization(deps: AuthorizationFilterDeps): Filter {
     if (d.decision === 'Allow') return;
     if (d.error) throw newInternalError(d.error);
     throw forbiddenError(attrs, d.reason);
+  };
+  return (_req, _res, state) => {
+    const attrs = attributesOf(state.ctx, state.query);
+    const start = deps.observe ? process.hrtime.bigint() : 0n;
+    const d = deps.authorizer.authorize(attrs);
+    if (d instanceof Promise) return d.then((answer) => decide(attrs, answer, start));
+    decide(attrs, d, start);
+    return undefined;
   };
 }

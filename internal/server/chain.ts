@@ -60,7 +60,8 @@ export function buildChain(deps: ChainDeps): express.Express {
       const state = attachRequestContext(req, res);
       armTimeout(req, res, state, deps.requestTimeoutMs);
       for (const filter of filters) {
-        await filter(req, res, state);
+        const pending = filter(req, res, state);
+        if (pending) await pending;
         if (res.headersSent) return;
       }
       const { path, query, ctx } = state;
