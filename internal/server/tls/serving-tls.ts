@@ -155,7 +155,11 @@ export class ServingTls {
     this.refreshing = (async () => {
       do {
         this.again = false;
-        await this.reloadOnce();
+        try {
+          await this.reloadOnce();
+        } catch (err) {
+          this.cfg.log.error(`reloading the serving TLS configuration failed, keeping the current one: ${(err as Error).message}`);
+        }
       } while (this.again);
     })().finally(() => {
       this.refreshing = undefined;
