@@ -15,6 +15,8 @@ import type { Authorizer } from '../authz/interface.js';
 import { withAuthentication } from '../filters/authentication.js';
 import { withAuthorization } from '../filters/authorization.js';
 import { observeAuthorization } from '../filters/authorization-metrics.js';
+import { withCORS } from '../filters/cors.js';
+import { withHSTS } from '../filters/hsts.js';
 import type { Filter } from '../filters/interface.js';
 import { attachRequestContext, stateOf } from '../filters/request-context.js';
 import { armTimeout } from '../filters/timeout.js';
@@ -36,6 +38,10 @@ export interface ChainDeps {
   readonly authenticator: Authenticator;
   /** May they: the --authorization-mode union. */
   readonly authorizer: Authorizer;
+  /** --strict-transport-security-directives (empty: no HSTS header). */
+  readonly hstsDirectives?: readonly string[];
+  /** --cors-allowed-origins (empty: CORS off). */
+  readonly corsAllowedOrigins?: readonly string[];
 }
 
 /** Builds the Express application. */
@@ -45,12 +51,16 @@ export function buildChain(deps: ChainDeps): express.Express {
   app.set('etag', false);
 
   // The filters after the request context and the timeout, in the order they run (kube's
-  // DefaultBuildHandlerChain read outside-in): authentication names the user; authorization,
-  // which needs the user, decides last, right before the handler.
+  // DefaultBuildHandlerChain read outside-in): HSTS first, so every answer carries its header,
+  // errors included; CORS before authentication, so a preflight (which carries no credentials) is
+  // answered without them; authentication names the user; authorization, which needs the user,
+  // decides last, right before the handler. HSTS and CORS are absent unless their flags are set.
   const filters: readonly Filter[] = [
+    withHSTS(deps.hstsDirectives ?? []),
+    withCORS(deps.corsAllowedOrigins ?? []),
     withAuthentication({ authenticator: deps.authenticator, log: deps.log }),
     withAuthorization({ authorizer: deps.authorizer, observe: observeAuthorization(deps.metrics) }),
-  ];
+  ].filter((f): f is Filter => f !== undefined);
 
   // One Express layer runs the filters in order (the request context first: everything after
   // reads it; the timeout wraps everything that does work, never long-running requests) and then

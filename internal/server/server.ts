@@ -36,6 +36,8 @@ import { startCompactor } from '../storage/etcd3/compactor.js';
 import { Etcd3Store } from '../storage/etcd3/store.js';
 import { buildChain } from './chain.js';
 import { loadServingCertificate, type ServingCertificate } from './certs.js';
+import { defaultSecureServingOptions } from './options/secure-serving.js';
+import { ServingTls } from './tls/serving-tls.js';
 import type { HealthCheck } from './health.js';
 import type { ServerOptions } from './options/flags.js';
 
@@ -54,11 +56,24 @@ export interface RunningServer {
 
 /** Starts a server; resolves once it listens. */
 export async function startServer(options: ServerOptions, log: Logger): Promise<RunningServer> {
+  const secure = options.secureServing ?? defaultSecureServingOptions;
   const certificate = await loadServingCertificate({
-    ...(options.tlsCertFile ? { certFile: options.tlsCertFile } : {}),
-    ...(options.tlsPrivateKeyFile ? { keyFile: options.tlsPrivateKeyFile } : {}),
-    certDir: options.certDir,
+    ...(secure.tlsCertFile ? { certFile: secure.tlsCertFile } : {}),
+    ...(secure.tlsPrivateKeyFile ? { keyFile: secure.tlsPrivateKeyFile } : {}),
+    certDir: secure.certDir,
     bindAddress: options.bindAddress,
+  });
+  // Every certificate, the version and the ciphers are checked before anything else starts. The
+  // client CAs are the authenticators' (read when the server is made, and at every re-check).
+  let clientCAs = (): readonly string[] => [];
+  const servingTls = await ServingTls.load({
+    certFile: certificate.certFile,
+    keyFile: certificate.keyFile,
+    sniCertKeys: secure.sniCertKeys,
+    minVersion: secure.minTLSVersion,
+    cipherSuites: secure.cipherSuites,
+    clientCAs: () => clientCAs(),
+    log,
   });
   // Like kube's etcd client, no cap on a response's size: a list of every pod can pass gRPC's 4 MiB
   // default, and the cache's initial list is one range.
@@ -190,19 +205,15 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     metrics,
     authenticator: security.authentication.authenticator,
     authorizer: security.authorization.authorizer,
+    hstsDirectives: options.hsts?.directives ?? [],
+    corsAllowedOrigins: options.cors?.allowedOrigins ?? [],
   });
   // Client certificates are asked for when a method uses them, and judged by the authenticators
   // (an unknown or expired one is a 401, not a failed handshake), as kube-apiserver does.
-  const clientCAs = security.authentication.clientCAs();
-  const server: Server = createServer(
-    {
-      cert: certificate.cert,
-      key: certificate.key,
-      minVersion: 'TLSv1.2',
-      ...(clientCAs.length > 0 ? { requestCert: true, rejectUnauthorized: false, ca: [...clientCAs] } : {}),
-    },
-    app,
-  );
+  const authentication = security.authentication;
+  clientCAs = () => authentication.clientCAs();
+  const server: Server = createServer(servingTls.serverOptions(), app);
+  servingTls.attach(server);
   server.keepAliveTimeout = 65_000;
   const sockets = new Set<Socket>();
   server.on('connection', (s: Socket) => {
@@ -275,6 +286,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
       deadline.unref();
       await closed;
       clearTimeout(deadline);
+      servingTls.stop();
       security.authentication?.stop();
       security.authorization?.stop();
       watchCache?.stop();

@@ -57,10 +57,10 @@ describe('streamed lists', () => {
       list.items.map((o: any) => o.metadata.name),
       Array.from({ length: count }, (_, i) => `cm-${String(i).padStart(4, '0')}`),
     );
-    // The bytes are JSON.stringify of the list: no whitespace, and each item as GET serves it.
-    assert.equal(res.text, JSON.stringify(list));
+    // The bytes are JSON.stringify of the list and kube's newline: no whitespace, and each item as GET serves it.
+    assert.equal(res.text, `${JSON.stringify(list)}\n`);
     const one = await fx.request('GET', `${cms}/cm-0007`);
-    assert.equal(JSON.stringify(list.items[7]), one.text);
+    assert.equal(`${JSON.stringify(list.items[7])}\n`, one.text);
   });
 
   it('with Accept-Encoding: gzip the stream is gzipped and decodes to the same list', async () => {
@@ -82,7 +82,7 @@ describe('streamed lists', () => {
     assert.equal(any.status, 200);
     assert.equal(any.headers['content-length'], undefined);
     const list = any.json();
-    assert.equal(any.text, JSON.stringify(list));
+    assert.equal(any.text, `${JSON.stringify(list)}\n`);
     assert.equal(JSON.stringify(list.items), JSON.stringify(fresh.json().items));
   });
 
@@ -114,7 +114,7 @@ describe('streamed lists', () => {
     const empty = await fx.request('GET', `${cms}?labelSelector=app%3Dnone`);
     assert.equal(empty.headers['content-length'], String(empty.body.length));
     assert.deepEqual(empty.json().items, []);
-    assert.match(empty.text, /"items":\[\]\}$/);
+    assert.match(empty.text, /"items":\[\]\}\n$/);
   });
 
   it('a Protobuf list streams and decodes to the same items as the JSON list', async () => {
@@ -141,7 +141,8 @@ describe('streamed lists', () => {
     assert.equal(pretty.headers['content-encoding'], 'gzip');
     assert.equal(pretty.headers['content-length'], String(pretty.body.length));
     const text = gunzipSync(pretty.body).toString();
-    assert.equal(text, `${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+    // Indented and, as kube writes pretty JSON (json.MarshalIndent), without a trailing newline.
+    assert.equal(text, JSON.stringify(JSON.parse(text), null, 2));
   });
 
   it('the server keeps serving after a client drops a streamed list halfway', async () => {

@@ -12,6 +12,7 @@ import { kubeconfig } from '../../hack/run-local.js';
 import { createLogger } from '../../internal/observability/logging.js';
 import { parseFlags, type ServerOptions } from '../../internal/server/options/flags.js';
 import type { FlagGroupOptions } from '../../internal/server/options/groups.js';
+import { defaultSecureServingOptions } from '../../internal/server/options/secure-serving.js';
 import { startServer, type RunningServer } from '../../internal/server/server.js';
 
 /** A response as tests read it. */
@@ -50,7 +51,7 @@ export function testServerOptions(etcdEndpoint: string, port: number, certDir: s
     defaultWatchCacheSize: 100,
     securePort: port,
     bindAddress: '127.0.0.1',
-    certDir,
+    secureServing: { ...defaultSecureServingOptions, certDir },
     etcdCompactionIntervalMs: 0,
     requestTimeoutMs: 60_000,
     minRequestTimeoutSeconds: 1800,
@@ -147,7 +148,8 @@ export function useServer(extra: Partial<ServerOptions> = {}, flags: TestFlags =
     fx.dir = await mkdtemp(join(tmpdir(), 'capstan-test-'));
     fx.port = await freePort();
     const flagList = typeof flags === 'function' ? await flags() : flags;
-    const fromFlags = flagList.length > 0 ? groupOptionsFromFlags(flagList) : {};
+    // The test's cert dir unless the flags name another (the last --cert-dir wins).
+    const fromFlags = flagList.length > 0 ? groupOptionsFromFlags([`--cert-dir=${join(fx.dir, 'certs')}`, ...flagList]) : {};
     fx.options = testServerOptions(fx.etcd.endpoint, fx.port, join(fx.dir, 'certs'), { ...fromFlags, ...extra });
     fx.server = await startServer(fx.options, log);
     await fx.server.ready;

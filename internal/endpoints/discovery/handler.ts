@@ -37,8 +37,12 @@ interface CachedDocument {
   readonly contentType: string;
 }
 
-function cached(value: unknown, contentType: string): CachedDocument {
-  const body = encodeBody(value, 'json', false);
+/**
+ * A document's bytes: compact JSON ending with a newline (kube writes discovery through its
+ * serializer), except /version, which kube writes indented and without one (WriteRawJSON).
+ */
+function cached(value: unknown, contentType: string, indented = false): CachedDocument {
+  const body = encodeBody(value, 'json', indented);
   return { body, etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`, contentType };
 }
 
@@ -62,12 +66,12 @@ export class DiscoveryHandler {
     private readonly serverAddress: () => string,
   ) {}
 
-  private document(key: string, build: () => { value: unknown; contentType: string } | undefined): CachedDocument | undefined {
+  private document(key: string, build: () => { value: unknown; contentType: string; indented?: boolean } | undefined): CachedDocument | undefined {
     const hit = this.cache.get(key);
     if (hit) return hit;
     const built = build();
     if (!built) return undefined;
-    const doc = cached(built.value, built.contentType);
+    const doc = cached(built.value, built.contentType, built.indented);
     this.cache.set(key, doc);
     return doc;
   }
@@ -76,7 +80,7 @@ export class DiscoveryHandler {
     const parts = path.replace(/^\/+|\/+$/g, '').split('/');
     const agg = aggregatedVersion(accept);
     const aggType = (v: string): string => `application/json;g=apidiscovery.k8s.io;v=${v};as=APIGroupDiscoveryList`;
-    if (parts.length === 1 && parts[0] === 'version') return this.document('version', () => ({ value: versionInfo(), contentType: 'application/json' }));
+    if (parts.length === 1 && parts[0] === 'version') return this.document('version', () => ({ value: versionInfo(), contentType: 'application/json', indented: true }));
     if (parts[0] === 'api') {
       if (parts.length === 1) {
         if (agg) return this.document(`agg-api-${agg}`, () => ({ value: aggregatedDiscovery(this.installer, true, `apidiscovery.k8s.io/${agg}`), contentType: aggType(agg) }));

@@ -13,7 +13,7 @@ import { asObject, parseBodyStrict, readBody, sortKeysDeep } from '../negotiatio
 import { acceptedBodyTypes, bodyEncoding, contentTypeOf, negotiateOutput, type OutputTarget } from '../negotiation/media-type.js';
 import { asPartialObjectMetadata, asPartialObjectMetadataList, checkPartialShape } from '../negotiation/partial-metadata.js';
 import { parseIncludeObject, toTable } from '../negotiation/table.js';
-import { encodeBody, setWarnings, wantsPretty, writeBody } from '../negotiation/writer.js';
+import { encodeBody, jsonNewline, setWarnings, wantsPretty, writeBody } from '../negotiation/writer.js';
 import { toExternal, toInternal, type ResourceScope } from '../scope.js';
 import { checkDecode, hasSchema } from '../../validation/schema/index.js';
 import { applyFieldValidation, cannotBeHandled, orderedFieldMessages } from './field-validation.js';
@@ -80,7 +80,7 @@ export async function respondObject(h: HandlerInput, target: OutputTarget, code:
     // The cache's bytes are this endpoint's JSON for the object: write them, encode nothing.
     const bytes = encodedJsonOf(obj);
     if (bytes) {
-      await writeBody(h.req, h.res, code, target.contentType, bytes);
+      await writeBody(h.req, h.res, code, target.contentType, bytes, jsonNewline);
       return;
     }
   }

@@ -90,10 +90,10 @@ function joined(pieces: Iterable<BodyPiece>): Buffer {
 }
 
 describe('jsonListPieces', () => {
-  it('joins to exactly JSON.stringify of the list, from text or from bytes', () => {
+  it('joins to exactly JSON.stringify of the list and a newline, from text or from bytes', () => {
     for (const count of [0, 1, 2, 50]) {
       const l = list(count, 10);
-      const want = Buffer.from(JSON.stringify(l));
+      const want = Buffer.from(`${JSON.stringify(l)}\n`);
       assert.ok(joined(piecesOf(l, false)).equals(want), `${count} items as text`);
       assert.ok(joined(piecesOf(l, true)).equals(want), `${count} items as bytes`);
     }
@@ -101,7 +101,7 @@ describe('jsonListPieces', () => {
 
   it('an empty list has "items":[]', () => {
     const text = joined(jsonListPieces({ kind: 'PodList', apiVersion: 'v1', metadata: { resourceVersion: '7' } }, [])).toString();
-    assert.equal(text, '{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"7"},"items":[]}');
+    assert.equal(text, '{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"7"},"items":[]}\n');
   });
 
   it('reads items lazily, one per piece', () => {
@@ -126,7 +126,7 @@ describe('writeStreamedBody', () => {
     const res = new FakeResponse();
     await writeStreamedBody(request({ 'accept-encoding': 'gzip' }), asResponse(res), 200, 'application/json', piecesOf(l, true));
     await res.finished();
-    assert.ok(res.body().equals(Buffer.from(JSON.stringify(l))));
+    assert.ok(res.body().equals(Buffer.from(`${JSON.stringify(l)}\n`)));
     assert.equal(res.getHeader('content-length'), res.body().length);
     assert.equal(res.getHeader('content-encoding'), undefined);
     assert.equal(res.getHeader('content-type'), 'application/json');
@@ -136,7 +136,7 @@ describe('writeStreamedBody', () => {
 
   it('a large body streams in chunks of about 64 KiB, byte for byte JSON.stringify', async () => {
     const l = list(1000); // about 1.1 MiB
-    const want = Buffer.from(JSON.stringify(l));
+    const want = Buffer.from(`${JSON.stringify(l)}\n`);
     for (const asBytes of [false, true]) {
       const res = new FakeResponse();
       await writeStreamedBody(request(), asResponse(res), 200, 'application/json', piecesOf(l, asBytes));
@@ -158,7 +158,7 @@ describe('writeStreamedBody', () => {
     const res = new FakeResponse(2);
     await writeStreamedBody(request(), asResponse(res), 200, 'application/json', piecesOf(l, true), { chunkBytes: 32 * 1024 });
     await res.finished();
-    assert.ok(res.body().equals(Buffer.from(JSON.stringify(l))));
+    assert.ok(res.body().equals(Buffer.from(`${JSON.stringify(l)}\n`)));
     assert.ok(res.bufferedBeforeWrite.length > 5);
     // Every write found the buffer below the high-water mark, i.e. the writer waited for 'drain'.
     for (const n of res.bufferedBeforeWrite) assert.ok(n < res.writableHighWaterMark, `wrote with ${n} bytes still queued`);
@@ -172,7 +172,7 @@ describe('writeStreamedBody', () => {
     assert.equal(res.getHeader('content-encoding'), 'gzip');
     assert.equal(res.getHeader('vary'), 'Accept-Encoding');
     assert.equal(res.getHeader('content-length'), undefined);
-    assert.ok(gunzipSync(res.body()).equals(Buffer.from(JSON.stringify(l))));
+    assert.ok(gunzipSync(res.body()).equals(Buffer.from(`${JSON.stringify(l)}\n`)));
   });
 
   it('adds Accept-Encoding to an existing Vary', async () => {
@@ -188,7 +188,7 @@ describe('writeStreamedBody', () => {
     const res = new FakeResponse();
     await writeStreamedBody(request({}, 'HEAD'), asResponse(res), 200, 'application/json', piecesOf(l, true));
     await res.finished();
-    assert.equal(res.getHeader('content-length'), Buffer.byteLength(JSON.stringify(l)));
+    assert.equal(res.getHeader('content-length'), Buffer.byteLength(`${JSON.stringify(l)}\n`));
     assert.equal(res.body().length, 0);
   });
 

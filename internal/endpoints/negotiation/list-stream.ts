@@ -38,9 +38,10 @@ export interface ListHead {
 
 /**
  * The JSON of {kind, apiVersion, metadata, items} in pieces: the head up to `"items":[`, each item
- * (its JSON text, or bytes that must already be exactly its JSON) with commas between, and `]}`.
- * Concatenated they are byte for byte JSON.stringify of that list. items is read lazily, one item
- * per piece, so an item is serialised only when the writer is ready for it.
+ * (its JSON text, or bytes that must already be exactly its JSON) with commas between, and `]}`
+ * with the newline kube's JSON encoder ends every object with. Concatenated they are byte for
+ * byte JSON.stringify of that list plus "\n". items is read lazily, one item per piece, so an
+ * item is serialised only when the writer is ready for it.
  */
 export function* jsonListPieces(head: ListHead, items: Iterable<BodyPiece>): Generator<BodyPiece, void, undefined> {
   const empty = JSON.stringify({ kind: head.kind, apiVersion: head.apiVersion, metadata: head.metadata, items: [] });
@@ -57,7 +58,7 @@ export function* jsonListPieces(head: ListHead, items: Iterable<BodyPiece>): Gen
       yield item;
     }
   }
-  yield ']}';
+  yield ']}\n';
 }
 
 /** Options of writeStreamedBody. */

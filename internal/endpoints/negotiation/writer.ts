@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
+import { createGzip, gzip } from 'node:zlib';
 import { stringify as yamlStringify } from 'yaml';
 import type { Status } from '../../../api/meta/types.js';
 import { newInternalError } from '../../apierrors/factories.js';
@@ -28,14 +28,24 @@ export function wantsPretty(req: IncomingMessage, query: URLSearchParams): boole
   return ua.startsWith('curl') || ua.startsWith('Wget');
 }
 
-/** Serialises value in the given encoding (Protobuf needs an object with apiVersion and kind). */
+/**
+ * The newline kube's JSON encoder (Go's json.Encoder) writes after every compact JSON object:
+ * shared, written after cached bytes rather than copied onto them.
+ */
+export const jsonNewline: Buffer = Buffer.from('\n');
+
+/**
+ * Serialises value in the given encoding (Protobuf needs an object with apiVersion and kind).
+ * Compact JSON ends with a newline and pretty JSON does not, as kube's serializer writes them
+ * (json.Encoder.Encode, json.MarshalIndent).
+ */
 export function encodeBody(value: unknown, encoding: Encoding, pretty: boolean): Buffer {
   if (encoding === 'yaml') return Buffer.from(yamlStringify(value, { lineWidth: 0 }));
   if (encoding === 'protobuf') {
     const bytes = encodeObject(value as JsonObject);
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
-  return Buffer.from(pretty ? `${JSON.stringify(value, null, 2)}\n` : JSON.stringify(value));
+  return Buffer.from(pretty ? JSON.stringify(value, null, 2) : `${JSON.stringify(value)}\n`);
 }
 
 /** Whether the client's Accept-Encoding names gzip. */
@@ -71,20 +81,50 @@ export function setGzipHeaders(res: ServerResponse): void {
   res.setHeader('Vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
 }
 
-/** Writes a complete body with status code and content type; gzips it when large and accepted. */
-export async function writeBody(req: IncomingMessage, res: ServerResponse, code: number, contentType: string, body: Buffer): Promise<void> {
+/** Gzips body followed by tail without joining them first. */
+function gzipPieces(body: Buffer, tail: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const z = createGzip();
+    const out: Buffer[] = [];
+    z.on('data', (c: Buffer) => out.push(c));
+    z.on('end', () => resolve(Buffer.concat(out)));
+    z.on('error', reject);
+    z.write(body);
+    z.end(tail);
+  });
+}
+
+/**
+ * Writes a complete body with status code and content type; gzips it when large and accepted.
+ * tail, when given, is sent right after body as part of it (the newline after cached JSON bytes):
+ * neither is copied, and both leave in one socket write.
+ */
+export async function writeBody(req: IncomingMessage, res: ServerResponse, code: number, contentType: string, body: Buffer, tail?: Buffer): Promise<void> {
   // A request that timed out (or whose client left) has been answered already.
   if (res.headersSent || res.writableEnded) return;
   setBodyHeaders(res, code, contentType);
-  if (body.length >= gzipThresholdBytes && acceptsGzip(req)) {
-    const zipped = await gzipAsync(body);
+  const length = body.length + (tail?.length ?? 0);
+  if (length >= gzipThresholdBytes && acceptsGzip(req)) {
+    const zipped = tail ? await gzipPieces(body, tail) : await gzipAsync(body);
+    if (res.headersSent || res.writableEnded) return;
     setGzipHeaders(res);
     res.setHeader('Content-Length', zipped.length);
     res.end(req.method === 'HEAD' ? undefined : zipped);
     return;
   }
-  res.setHeader('Content-Length', body.length);
-  res.end(req.method === 'HEAD' ? undefined : body);
+  res.setHeader('Content-Length', length);
+  if (req.method === 'HEAD') {
+    res.end();
+    return;
+  }
+  if (!tail) {
+    res.end(body);
+    return;
+  }
+  // Corked, the headers, body and tail leave in one write (end() uncorks).
+  res.cork();
+  res.write(body);
+  res.end(tail);
 }
 
 /** Converts any thrown value into a StatusError; unknown errors become InternalError (and are reported). */

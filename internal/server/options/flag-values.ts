@@ -45,3 +45,66 @@ export function intFlag(name: string, value: unknown): number {
   return Number(s);
 }
 
+
+/**
+ * Every value a repeatable flag was given on the command line, in order ("--name value" and
+ * "--name=value"), or undefined when it was not given: yargs keeps only the last, while pflag's
+ * slice and array flags append each occurrence. Stops at "--".
+ */
+export function repeatedValues(argv: readonly string[], name: string): string[] | undefined {
+  const out: string[] = [];
+  const flag = `--${name}`;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === '--') break;
+    if (a === flag && i + 1 < argv.length) out.push(argv[++i] as string);
+    else if (a.startsWith(`${flag}=`)) out.push(a.slice(flag.length + 1));
+  }
+  return out.length > 0 ? out : undefined;
+}
+
+/** One value of a pflag string slice: comma-separated fields, with Go's CSV quoting ("" is an empty list). */
+function csvFields(name: string, value: string): string[] {
+  if (value === '') return [];
+  const out: string[] = [];
+  let i = 0;
+  for (;;) {
+    let field = '';
+    if (value[i] === '"') {
+      i++;
+      for (;;) {
+        if (i >= value.length) throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--${name}" flag: parse error on line 1, column ${i + 1}: extraneous or missing " in quoted-field`);
+        if (value[i] === '"') {
+          if (value[i + 1] === '"') {
+            field += '"';
+            i += 2;
+            continue;
+          }
+          i++;
+          break;
+        }
+        field += value[i++];
+      }
+      if (i < value.length && value[i] !== ',') throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--${name}" flag: parse error on line 1, column ${i + 1}: extraneous or missing " in quoted-field`);
+    } else {
+      const end = value.indexOf(',', i);
+      field = end < 0 ? value.slice(i) : value.slice(i, end);
+      const quote = field.indexOf('"');
+      if (quote >= 0) throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--${name}" flag: parse error on line 1, column ${i + quote + 1}: bare " in non-quoted-field`);
+      i += field.length;
+    }
+    out.push(field);
+    if (i >= value.length) return out;
+    i++; // the comma
+  }
+}
+
+/**
+ * A pflag StringSlice flag: each occurrence (a string, or every occurrence from repeatedValues)
+ * read as comma-separated fields and appended; absent is an empty list.
+ */
+export function stringSliceFlag(name: string, value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  const occurrences = Array.isArray(value) ? value.map(String) : [String(value)];
+  return occurrences.flatMap((v) => csvFields(name, v));
+}

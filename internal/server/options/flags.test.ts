@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultAuthenticationOptions } from './authentication.js';
 import { defaultAuthorizationOptions } from './authorization.js';
+import { defaultCorsOptions } from './cors.js';
 import { parseFlags } from './flags.js';
+import { defaultHstsOptions } from './hsts.js';
+import { defaultSecureServingOptions } from './secure-serving.js';
 
 const run = (args: string[]) => parseFlags(args, 'Kubernetes v1.33.0+capstan');
 
@@ -20,13 +23,15 @@ describe('apiserver flags', () => {
       defaultWatchCacheSize: 100,
       securePort: 6443,
       bindAddress: '0.0.0.0',
-      certDir: '/var/run/kubernetes',
       etcdCompactionIntervalMs: 300_000,
       requestTimeoutMs: 60_000,
       minRequestTimeoutSeconds: 1800,
       verbosity: 0,
       serviceClusterIPRange: '10.0.0.0/24',
       // Every flag group's defaults.
+      secureServing: defaultSecureServingOptions,
+      cors: defaultCorsOptions,
+      hsts: defaultHstsOptions,
       authentication: defaultAuthenticationOptions,
       authorization: defaultAuthorizationOptions,
     });

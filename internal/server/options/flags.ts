@@ -8,7 +8,7 @@ import yargs from 'yargs';
 import { parseServiceCIDR } from '../../registry/core/services/ip-allocator.js';
 import { storageMediaTypes, type StorageMediaType } from '../../storage/codec.js';
 import { formatGoDuration } from './duration.js';
-import { boolFlag, durationFlag, FlagError, intFlag, watchCacheSizesFlag } from './flag-values.js';
+import { boolFlag, durationFlag, FlagError, intFlag, repeatedValues, watchCacheSizesFlag } from './flag-values.js';
 import { flagGroups, type FlagGroupOptions } from './groups.js';
 
 export { FlagError } from './flag-values.js';
@@ -33,11 +33,9 @@ export interface ServerOptions extends FlagGroupOptions {
    * enough to fall out of. Production uses kube's values (see internal/storage/cacher).
    */
   readonly watchCacheTuning?: { readonly minWindow?: number; readonly maxWindow?: number; readonly maxBufferedEvents?: number; readonly bookmarkIntervalMs?: number };
+  /** --secure-port (the TLS flags of secure serving are the secureServing group's). */
   readonly securePort: number;
   readonly bindAddress: string;
-  readonly certDir: string;
-  readonly tlsCertFile?: string;
-  readonly tlsPrivateKeyFile?: string;
   readonly etcdCompactionIntervalMs: number;
   readonly requestTimeoutMs: number;
   readonly minRequestTimeoutSeconds: number;
@@ -81,9 +79,6 @@ export function parseFlags(argv: readonly string[], versionText: string): ParseR
     .option('etcd-compaction-interval', { type: 'string', default: '5m0s', describe: 'The interval of compaction requests. If 0, the compaction request from apiserver is disabled.' })
     .option('secure-port', { type: 'string', default: '6443', describe: 'The port on which to serve HTTPS with authentication and authorization. It cannot be switched off with 0.' })
     .option('bind-address', { type: 'string', default: '0.0.0.0', describe: 'The IP address on which to listen for the --secure-port port.' })
-    .option('cert-dir', { type: 'string', default: '/var/run/kubernetes', describe: 'The directory where the TLS certs are located. Ignored when --tls-cert-file and --tls-private-key-file are given.' })
-    .option('tls-cert-file', { type: 'string', describe: 'File containing the default x509 certificate for HTTPS (CA cert, if any, concatenated after server cert).' })
-    .option('tls-private-key-file', { type: 'string', describe: 'File containing the default x509 private key matching --tls-cert-file.' })
     .option('request-timeout', { type: 'string', default: '1m0s', describe: 'The duration a handler must keep a request open before timing it out (not for long-running requests such as watch).' })
     .option('min-request-timeout', { type: 'string', default: '1800', describe: 'The minimum number of seconds a watch handler keeps a request open before timing it out; actual timeouts are randomised between this and twice this.' })
     .option('service-cluster-ip-range', { type: 'string', default: '10.0.0.0/24', describe: 'A CIDR notation IP range from which to assign service cluster IPs.' })
@@ -106,6 +101,7 @@ export function parseFlags(argv: readonly string[], versionText: string): ParseR
   } catch (err) {
     return { kind: 'exit', code: 1, stderr: `Error: ${(err as Error).message}\n` };
   }
+  for (const g of flagGroups) for (const name of g.repeatable ?? []) parsed[name] = repeatedValues(argv, name);
   if (parsed.help) return { kind: 'exit', code: 0, stdout: helpText };
   if (parsed.version) return { kind: 'exit', code: 0, stdout: `${versionText}\n` };
   try {
@@ -158,9 +154,6 @@ function validateCore(p: Record<string, unknown>): ServerOptions {
   const watchCacheSizes = watchCacheSizesFlag(p['watch-cache-sizes']);
   const defaultWatchCacheSize = intFlag('default-watch-cache-size', p['default-watch-cache-size']);
   if (defaultWatchCacheSize < 0) throw new FlagError(`--default-watch-cache-size ${defaultWatchCacheSize} must not be negative`);
-  const certFile = p['tls-cert-file'] as string | undefined;
-  const keyFile = p['tls-private-key-file'] as string | undefined;
-  if (Boolean(certFile) !== Boolean(keyFile)) throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
   const serviceRange = String(p['service-cluster-ip-range']);
   if (serviceRange.includes(',')) throw new FlagError('--service-cluster-ip-range: dual-stack ranges are not supported yet; give one CIDR');
   try {
@@ -179,9 +172,6 @@ function validateCore(p: Record<string, unknown>): ServerOptions {
     defaultWatchCacheSize,
     securePort,
     bindAddress,
-    certDir: String(p['cert-dir']),
-    ...(certFile ? { tlsCertFile: certFile } : {}),
-    ...(keyFile ? { tlsPrivateKeyFile: keyFile } : {}),
     etcdCompactionIntervalMs: compaction,
     requestTimeoutMs: requestTimeout,
     minRequestTimeoutSeconds: minRequestTimeout,

@@ -7,11 +7,19 @@
 import type { Argv } from 'yargs';
 import { authenticationFlags } from './authentication.js';
 import { authorizationFlags } from './authorization.js';
+import { corsFlags } from './cors.js';
+import { hstsFlags } from './hsts.js';
+import { secureServingFlags } from './secure-serving.js';
 
 /** One group of flags. */
 export interface FlagGroup<K extends keyof FlagGroupOptions = keyof FlagGroupOptions> {
   /** Adds the group's options (kube's names, defaults and help texts) to the parser. */
   register(parser: Argv): void;
+  /**
+   * Flags that may be given several times, each occurrence adding to the list (pflag's slice and
+   * array flags): flags.ts hands validate() every occurrence as a string[] under the flag's name.
+   */
+  readonly repeatable?: readonly string[];
   /** The group's validated options from the parsed flags; throws FlagError on an invalid value. */
   validate(parsed: Record<string, unknown>): Pick<FlagGroupOptions, K>;
 }
@@ -23,4 +31,4 @@ export interface FlagGroup<K extends keyof FlagGroupOptions = keyof FlagGroupOpt
 export interface FlagGroupOptions {}
 
 /** Every group, in the order their flags appear in --help. */
-export const flagGroups: readonly FlagGroup[] = [authenticationFlags, authorizationFlags];
+export const flagGroups: readonly FlagGroup[] = [secureServingFlags, corsFlags, hstsFlags, authenticationFlags, authorizationFlags];
