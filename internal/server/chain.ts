@@ -14,6 +14,7 @@ import type { Authenticator } from '../authn/interface.js';
 import type { Authorizer } from '../authz/interface.js';
 import { withAuthentication } from '../filters/authentication.js';
 import { withAuthorization } from '../filters/authorization.js';
+import { withImpersonation } from '../filters/impersonation.js';
 import type { Filter } from '../filters/interface.js';
 import { attachRequestContext, stateOf } from '../filters/request-context.js';
 import { armTimeout } from '../filters/timeout.js';
@@ -44,10 +45,12 @@ export function buildChain(deps: ChainDeps): express.Express {
   app.set('etag', false);
 
   // The filters after the request context and the timeout, in the order they run (kube's
-  // DefaultBuildHandlerChain read outside-in): authentication names the user; authorization,
-  // which needs the user, decides last, right before the handler.
+  // DefaultBuildHandlerChain read outside-in): authentication names the user; impersonation,
+  // which must know who asks, may swap in the user they act as; authorization, which needs the
+  // final user, decides last, right before the handler.
   const filters: readonly Filter[] = [
     withAuthentication({ authenticator: deps.authenticator, log: deps.log }),
+    withImpersonation({ authorizer: deps.authorizer, log: deps.log }),
     withAuthorization({ authorizer: deps.authorizer }),
   ];
 
