@@ -22,6 +22,7 @@ export type ImpersonationRequest =
 const prefix = 'impersonate-';
 const extraPrefix = 'impersonate-extra-';
 const serviceAccountPrefix = 'system:serviceaccount:';
+const none: readonly ImpersonationRequest[] = Object.freeze([]);
 
 /** kube's serviceaccount.SplitUsername: namespace and name of a service account user, or undefined. */
 export function splitServiceAccountUsername(username: string): { namespace: string; name: string } | undefined {
@@ -63,26 +64,31 @@ function goReference(r: ImpersonationRequest): string {
  * The impersonation requests of req, in kube's order (user, groups, extra, uid); empty when it
  * asks for none. Cheap when no header starts with "impersonate-" (the common case).
  */
-export function impersonationRequests(req: IncomingMessage): ImpersonationRequest[] | StatusError {
+export function impersonationRequests(req: IncomingMessage): readonly ImpersonationRequest[] | StatusError {
   const raw = req.rawHeaders;
+  let first = -1;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    // Most requests carry no such header: look at one character before lowercasing anything.
+    if (name.length >= prefix.length && (name.charCodeAt(0) | 0x20) === 0x69 && name.toLowerCase().startsWith(prefix)) {
+      first = i;
+      break;
+    }
+  }
+  if (first < 0) return none;
   let user: string | undefined;
   let uid: string | undefined;
   const groups: ImpersonationRequest[] = [];
   const extras: ImpersonationRequest[] = [];
-  let any = false;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i] as string;
-    if (name.length < prefix.length || (name.charCodeAt(0) | 0x20) !== 0x69) continue;
-    const lower = name.toLowerCase();
+  for (let i = first; i < raw.length; i += 2) {
+    const lower = (raw[i] as string).toLowerCase();
     if (!lower.startsWith(prefix)) continue;
-    any = true;
     const value = raw[i + 1] as string;
     if (lower === 'impersonate-user') user ??= value;
     else if (lower === 'impersonate-uid') uid ??= value;
     else if (lower === 'impersonate-group') groups.push({ kind: 'Group', name: value });
     else if (lower.startsWith(extraPrefix)) extras.push({ kind: 'UserExtra', key: unescapeExtraKey(lower.slice(extraPrefix.length)), value });
   }
-  if (!any) return [];
   const out: ImpersonationRequest[] = [];
   const hasUser = user !== undefined && user !== '';
   if (hasUser) {
@@ -91,9 +97,7 @@ export function impersonationRequests(req: IncomingMessage): ImpersonationReques
   }
   out.push(...groups, ...extras);
   if (uid) out.push({ kind: 'UID', uid });
-  if (!hasUser && (groups.length > 0 || extras.length > 0 || uid)) {
-    return newBadRequest(`requested [${out.map(goReference).join(' ')}] without impersonating a user`);
-  }
+  if (!hasUser && out.length > 0) return newBadRequest(`requested [${out.map(goReference).join(' ')}] without impersonating a user`);
   return out;
 }
 
