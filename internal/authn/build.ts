@@ -21,6 +21,11 @@ export interface AuthenticationDeps {
   readonly storageOf: (group: string, resource: string, subresource?: string) => RestStorage | undefined;
   readonly log: Logger;
   readonly metrics?: ServerMetrics;
+  /**
+   * Token methods supplied in-process, asked after the configured ones (tests, embedders). No flag
+   * sets them: a server started from the command line has none.
+   */
+  readonly extraTokenAuthenticators?: readonly TokenAuthenticator[];
 }
 
 /** The built authenticators. */
@@ -42,13 +47,14 @@ export interface BuiltAuthentication {
 }
 
 /** Builds the authenticators for options (undefined: every flag's default). */
-export async function buildAuthentication(options: AuthenticationOptions | undefined, _deps: AuthenticationDeps): Promise<BuiltAuthentication> {
+export async function buildAuthentication(options: AuthenticationOptions | undefined, deps: AuthenticationDeps): Promise<BuiltAuthentication> {
   const opts = options ?? defaultAuthenticationOptions;
   const apiAudiences: string[] = [];
   const requestAuthenticators: Authenticator[] = [];
   const tokenAuthenticators: TokenAuthenticator[] = [];
   const stops: Array<() => void> = [];
 
+  tokenAuthenticators.push(...(deps.extraTokenAuthenticators ?? []));
   const tokenAuthenticator = new UnionTokenAuthenticator(tokenAuthenticators);
   if (tokenAuthenticators.length > 0) requestAuthenticators.push(new BearerTokenAuthenticator(tokenAuthenticator, apiAudiences));
   let authenticator: Authenticator = new AuthenticatedGroupAdder(new UnionAuthenticator(requestAuthenticators));

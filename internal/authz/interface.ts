@@ -5,6 +5,19 @@
  * namespace (SelfSubjectRulesReview, RBAC's escalation check).
  */
 import type { UserInfo } from '../request/context.js';
+import type { FieldTerm } from '../selectors/fields.js';
+import type { LabelRequirement } from '../selectors/labels.js';
+
+/**
+ * The selector a request is limited to (kube's AuthorizeWithSelectors, on by default since 1.32):
+ * the requirements that were understood, and why some or all were not (a parse error). Selectors can
+ * only narrow a request, so an authorizer may ignore them and decide for the whole collection.
+ */
+export interface SelectorAttributes<R> {
+  readonly requirements: readonly R[];
+  /** Set when (part of) the selector could not be parsed; requirements then hold what could. */
+  readonly parseError?: string;
+}
 
 /** What is asked (kube's authorizer.Attributes). */
 export interface AuthorizationAttributes {
@@ -20,12 +33,10 @@ export interface AuthorizationAttributes {
   readonly resource: string;
   readonly subresource: string;
   readonly name: string;
-  /**
-   * The request's fieldSelector query parameter as sent (list, watch, deletecollection), if any:
-   * the Node authorizer lets a node list its own pods by spec.nodeName=<node>, and the webhook
-   * sends its requirements, as kube does with AuthorizeWithSelectors.
-   */
-  readonly fieldSelector?: string;
+  /** The field selector the request is limited to, if any (kube's GetFieldSelector). */
+  readonly fieldSelector?: SelectorAttributes<FieldTerm>;
+  /** The label selector the request is limited to, if any (kube's GetLabelSelector). */
+  readonly labelSelector?: SelectorAttributes<LabelRequirement>;
 }
 
 /** An authorizer's answer. */

@@ -88,7 +88,8 @@ export class ApiInstaller {
         ...(reg.conversion ? { conversion: reg.conversion } : {}),
         ...(reg.defaulter ? { defaulter: reg.defaulter } : {}),
         hasStatusSubresource: 'status' in reg.subresources,
-        protobuf: canProtobuf(reg.group, reg.version, info.kind),
+        // A resource that is never listed (the review APIs) needs no List message.
+        protobuf: canProtobuf(reg.group, reg.version, info.kind, info.verbs.includes('list')),
         gr,
       };
       this.scopes.set(scopeKey(reg.group, reg.version, reg.resource, ''), main);

@@ -7,17 +7,30 @@
  */
 import { newForbidden, newInternalError } from '../apierrors/factories.js';
 import type { StatusError } from '../apierrors/status-error.js';
-import type { AuthorizationAttributes, AuthorizationDecision, Authorizer } from '../authz/interface.js';
+import type { AuthorizationAttributes, AuthorizationDecision, Authorizer, SelectorAttributes } from '../authz/interface.js';
 import type { RequestContext } from '../request/context.js';
+import { parseFieldSelector, type FieldTerm } from '../selectors/fields.js';
+import { parseLabelSelector, type LabelRequirement } from '../selectors/labels.js';
 import type { Filter } from './interface.js';
+
+function selectorAttributes<R>(raw: string | null, parse: (s: string) => readonly R[]): SelectorAttributes<R> | undefined {
+  if (!raw) return undefined;
+  try {
+    return { requirements: parse(raw) };
+  } catch (err) {
+    return { requirements: [], parseError: (err as Error).message };
+  }
+}
 
 /**
  * The attributes of the request in ctx (kube's GetAuthorizerAttributes); query, when given, supplies
- * the field selector of a list, watch or deletecollection.
+ * the field and label selectors of a list, watch or deletecollection (kube's AuthorizeWithSelectors).
  */
 export function attributesOf(ctx: RequestContext, query?: URLSearchParams): AuthorizationAttributes {
   const info = ctx.requestInfo;
-  const fieldSelector = query && (info.verb === 'list' || info.verb === 'watch' || info.verb === 'deletecollection') ? query.get('fieldSelector') : null;
+  const collection = query !== undefined && (info.verb === 'list' || info.verb === 'watch' || info.verb === 'deletecollection');
+  const fieldSelector = collection ? selectorAttributes<FieldTerm>(query.get('fieldSelector'), (s) => parseFieldSelector(s).terms) : undefined;
+  const labelSelector = collection ? selectorAttributes<LabelRequirement>(query.get('labelSelector'), (s) => parseLabelSelector(s).requirements) : undefined;
   return {
     user: ctx.user,
     verb: info.verb,
@@ -30,6 +43,7 @@ export function attributesOf(ctx: RequestContext, query?: URLSearchParams): Auth
     subresource: info.subresource,
     name: info.name,
     ...(fieldSelector ? { fieldSelector } : {}),
+    ...(labelSelector ? { labelSelector } : {}),
   };
 }
 

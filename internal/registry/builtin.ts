@@ -10,6 +10,12 @@ import { validatingAdmissionPolicyBindingsModule } from './admissionregistration
 import { validatingWebhookConfigurationsModule } from './admissionregistration/validatingwebhookconfigurations/store.js';
 import { customResourceDefinitionsModule } from './apiextensions/customresourcedefinitions/store.js';
 import { apiServicesModule } from './apiregistration/apiservices/store.js';
+import { selfSubjectReviewsModule } from './authentication/selfsubjectreviews/store.js';
+import { tokenReviewsModule } from './authentication/tokenreviews/store.js';
+import { localSubjectAccessReviewsModule } from './authorization/localsubjectaccessreviews/store.js';
+import { selfSubjectAccessReviewsModule } from './authorization/selfsubjectaccessreviews/store.js';
+import { selfSubjectRulesReviewsModule } from './authorization/selfsubjectrulesreviews/store.js';
+import { subjectAccessReviewsModule } from './authorization/subjectaccessreviews/store.js';
 import { storageVersionsModule } from './apiserverinternal/storageversions/store.js';
 import { controllerRevisionsModule } from './apps/controllerrevisions/store.js';
 import { daemonSetsModule } from './apps/daemonsets/store.js';
@@ -80,7 +86,7 @@ export const builtinResourceModules: ResourceModule[] = [
   eventsV1Module,
   leasesModule,
   deploymentsModule,
-  // Every other storage-backed resource of Kubernetes 1.33, by API group folder.
+  // Every other resource of Kubernetes 1.33, by API group folder.
   // admissionregistration
   mutatingAdmissionPoliciesModule,
   mutatingAdmissionPolicyBindingsModule,
@@ -99,6 +105,13 @@ export const builtinResourceModules: ResourceModule[] = [
   daemonSetsModule,
   replicaSetsModule,
   statefulSetsModule,
+  // authentication and authorization: the review APIs (create only, never stored)
+  tokenReviewsModule,
+  selfSubjectReviewsModule,
+  subjectAccessReviewsModule,
+  localSubjectAccessReviewsModule,
+  selfSubjectAccessReviewsModule,
+  selfSubjectRulesReviewsModule,
   // autoscaling
   horizontalPodAutoscalersModule,
   // batch

@@ -20,6 +20,11 @@ export const anonymousUser: UserInfo = { name: 'system:anonymous', groups: ['sys
 export interface RequestContext {
   readonly requestInfo: RequestInfo;
   user: UserInfo;
+  /**
+   * The authenticated user when the request impersonates another (Impersonate-User): user is then
+   * the impersonated user, and this is who asked, for audit and logs. Absent otherwise.
+   */
+  impersonator?: UserInfo;
   /** Aborted when the client goes away or the request times out. */
   readonly signal: AbortSignal;
   /** Epoch milliseconds by which a non-long-running request must finish, if any. */

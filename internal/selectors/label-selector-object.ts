@@ -39,6 +39,8 @@ export interface LabelSelectorObject {
 export interface LabelSelectorValidationOptions {
   /** Skip the label-value format check of matchExpressions values (kept for existing invalid data on update). */
   readonly allowInvalidLabelValueInSelector?: boolean;
+  /** Accept operators this server does not know (SubjectAccessReview selectors from newer clients). */
+  readonly allowUnknownOperatorInRequirement?: boolean;
 }
 
 const operatorMap: ReadonlyMap<string, LabelOperator> = new Map<string, LabelOperator>([
@@ -108,7 +110,7 @@ export function validateLabelSelectorRequirement(
       }
       break;
     default:
-      errs.push(invalid(childPath(path, 'operator'), sr.operator, 'not a valid selector operator'));
+      if (!opts.allowUnknownOperatorInRequirement) errs.push(invalid(childPath(path, 'operator'), sr.operator, 'not a valid selector operator'));
   }
   errs.push(...validateLabelName(sr.key, childPath(path, 'key')));
   if (!opts.allowInvalidLabelValueInSelector) {

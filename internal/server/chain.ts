@@ -17,6 +17,7 @@ import { withAuthorization } from '../filters/authorization.js';
 import { observeAuthorization } from '../filters/authorization-metrics.js';
 import { withCORS } from '../filters/cors.js';
 import { withHSTS } from '../filters/hsts.js';
+import { withImpersonation } from '../filters/impersonation.js';
 import type { Filter } from '../filters/interface.js';
 import { attachRequestContext, stateOf } from '../filters/request-context.js';
 import { armTimeout } from '../filters/timeout.js';
@@ -53,12 +54,14 @@ export function buildChain(deps: ChainDeps): express.Express {
   // The filters after the request context and the timeout, in the order they run (kube's
   // DefaultBuildHandlerChain read outside-in): HSTS first, so every answer carries its header,
   // errors included; CORS before authentication, so a preflight (which carries no credentials) is
-  // answered without them; authentication names the user; authorization, which needs the user,
-  // decides last, right before the handler. HSTS and CORS are absent unless their flags are set.
+  // answered without them; authentication names the user; impersonation, which must know who
+  // asks, may swap in the user they act as; authorization, which needs the final user, decides
+  // last, right before the handler. HSTS and CORS are absent unless their flags are set.
   const filters: readonly Filter[] = [
     withHSTS(deps.hstsDirectives ?? []),
     withCORS(deps.corsAllowedOrigins ?? []),
     withAuthentication({ authenticator: deps.authenticator, log: deps.log }),
+    withImpersonation({ authorizer: deps.authorizer, log: deps.log }),
     withAuthorization({ authorizer: deps.authorizer, observe: observeAuthorization(deps.metrics) }),
   ].filter((f): f is Filter => f !== undefined);
 

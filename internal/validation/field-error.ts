@@ -37,6 +37,14 @@ export class GoNilSlice {
   constructor(readonly elementType: string = 'string') {}
 }
 
+/**
+ * A bad value already rendered as Go's `%#v` would print it (a struct such as
+ * `authorization.NonResourceAttributes{Path:"/x", Verb:"get"}`): the message shows the text as is.
+ */
+export class GoLiteral {
+  constructor(readonly text: string) {}
+}
+
 /** The bad value TooMany carries when the actual count is unknown; the message then omits it. */
 export const omittedValue: unique symbol = Symbol('omittedValue');
 
@@ -232,6 +240,7 @@ function renderGoValue(value: unknown): string {
   if (typeof value === 'number') return goNumber(value);
   if (typeof value === 'bigint' || typeof value === 'boolean') return String(value);
   if (value instanceof GoNilSlice) return `[]${value.elementType}(nil)`;
+  if (value instanceof GoLiteral) return value.text;
   if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
     return `[]string{${value.map((v: string) => goQuote(v)).join(', ')}}`;
   }

@@ -12,16 +12,7 @@ import { useServer } from '../support/server.js';
 const fx = useServer();
 
 /** Resources that are not plain storage (reviews, bindings, component statuses): served by later work. */
-const virtualResources = new Set([
-  '/bindings',
-  '/componentstatuses',
-  'authentication.k8s.io/tokenreviews',
-  'authentication.k8s.io/selfsubjectreviews',
-  'authorization.k8s.io/localsubjectaccessreviews',
-  'authorization.k8s.io/selfsubjectaccessreviews',
-  'authorization.k8s.io/selfsubjectrulesreviews',
-  'authorization.k8s.io/subjectaccessreviews',
-]);
+const virtualResources = new Set(['/bindings', '/componentstatuses']);
 
 interface Expected {
   readonly name: string;

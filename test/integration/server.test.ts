@@ -41,7 +41,8 @@ describe('discovery', () => {
     const appsV1 = (await fx.request('GET', '/apis/apps/v1')).json();
     const scale = appsV1.resources.find((r: any) => r.name === 'deployments/scale');
     assert.deepEqual(scale, { name: 'deployments/scale', singularName: '', namespaced: true, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
-    assert.equal((await fx.request('GET', '/apis/authentication.k8s.io')).status, 404, 'groups without served resources are absent');
+    assert.equal((await fx.request('GET', '/apis/authentication.k8s.io')).status, 200, 'the review groups are served');
+    assert.equal((await fx.request('GET', '/apis/example.com')).status, 404, 'groups without served resources are absent');
     assert.equal((await fx.request('GET', '/apis/apps/v1beta1')).status, 404);
   });
 
@@ -78,7 +79,8 @@ describe('discovery', () => {
     assert.ok(index.paths['api/v1']);
     assert.ok(index.paths['apis/apps/v1']);
     assert.ok(index.paths['apis/batch/v1']);
-    assert.equal(index.paths['apis/authentication.k8s.io/v1'], undefined, 'only served group versions');
+    assert.ok(index.paths['apis/authentication.k8s.io/v1'], 'the review groups are served');
+    assert.equal(index.paths['apis/apps/v1beta1'], undefined, 'only served group versions');
     const url = index.paths['api/v1'].serverRelativeURL as string;
     const doc = await fx.request('GET', url);
     assert.equal(doc.status, 200);

@@ -8,10 +8,10 @@
  * list and watch with spec.nodeName=<node>, create and delete mirror pods, update their status,
  * evict. Everything else is the static node rules. Denials carry kube's reasons.
  */
-import { parseFieldSelector } from '../../selectors/fields.js';
+import type { FieldTerm } from '../../selectors/fields.js';
 import type { Logger } from '../../observability/logging.js';
 import type { UserInfo } from '../../request/context.js';
-import type { AuthorizationAttributes, AuthorizationDecision, RuleAuthorizer, RulesResult } from '../interface.js';
+import type { AuthorizationAttributes, AuthorizationDecision, RuleAuthorizer, RulesResult, SelectorAttributes } from '../interface.js';
 import { rulesAllow } from '../rules.js';
 import type { Graph, VertexType } from './graph.js';
 import { nodeRules } from './rules.js';
@@ -35,14 +35,10 @@ const deny = (reason: string): AuthorizationDecision => ({ decision: 'NoOpinion'
 const complete: RulesResult = { resourceRules: [], nonResourceRules: [], incomplete: false };
 const unsupported: RulesResult = { resourceRules: [], nonResourceRules: [], incomplete: true, evaluationError: 'node authorizer does not support user rule resolution' };
 
-/** Whether an `=` term of the field selector requires field to be value (an invalid selector requires nothing). */
-function selectorRequires(selector: string | undefined, field: string, value: string): boolean {
-  if (!selector) return false;
-  try {
-    return parseFieldSelector(selector).terms.some((t) => t.field === field && t.operator === '=' && t.value === value);
-  } catch {
-    return false;
-  }
+/** Whether an `=` term of the field selector requires field to be value (a selector that did not parse requires nothing). */
+function selectorRequires(selector: SelectorAttributes<FieldTerm> | undefined, field: string, value: string): boolean {
+  if (!selector || selector.parseError) return false;
+  return selector.requirements.some((t) => t.field === field && t.operator === '=' && t.value === value);
 }
 
 /** --authorization-mode=Node over a graph kept by GraphPopulator. Synchronous. */

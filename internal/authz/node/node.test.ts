@@ -5,6 +5,12 @@ import type { UserInfo } from '../../request/context.js';
 import type { AuthorizationAttributes } from '../interface.js';
 import { NodeAuthorizer, nodeIdentity } from './authorizer.js';
 import { Graph } from './graph.js';
+import { parseFieldSelector } from '../../selectors/fields.js';
+
+/** A request's field selector as the authorization filter parses it. */
+function fieldSelectorOf(raw: string): { requirements: ReturnType<typeof parseFieldSelector>['terms'] } {
+  return { requirements: parseFieldSelector(raw).terms };
+}
 import { addNodeObject, addPod, addPV, deletePod, deletePV } from './object-edges.js';
 
 const n1: UserInfo = { name: 'system:node:n1', groups: ['system:nodes', 'system:authenticated'] };
@@ -151,9 +157,9 @@ describe('node authorizer', () => {
   it('pods: get its own, list and watch by spec.nodeName, mirror pods, status and evictions', () => {
     assert.equal(a.authorize(req(n1, 'get', 'pods', 'web')).decision, 'Allow');
     assert.deepEqual(a.authorize(req(n1, 'get', 'pods', 'api')), noRelation('n1'));
-    assert.equal(a.authorize(req(n1, 'watch', 'pods', '', { namespace: '', fieldSelector: 'spec.nodeName=n1' })).decision, 'Allow');
-    assert.equal(a.authorize(req(n1, 'list', 'pods', '', { namespace: '', fieldSelector: 'status.phase!=Succeeded,spec.nodeName==n1' })).decision, 'Allow');
-    assert.deepEqual(a.authorize(req(n1, 'list', 'pods', '', { namespace: '', fieldSelector: 'spec.nodeName=n2' })), { decision: 'NoOpinion', reason: 'can only list/watch pods with spec.nodeName field selector' });
+    assert.equal(a.authorize(req(n1, 'watch', 'pods', '', { namespace: '', fieldSelector: fieldSelectorOf('spec.nodeName=n1') })).decision, 'Allow');
+    assert.equal(a.authorize(req(n1, 'list', 'pods', '', { namespace: '', fieldSelector: fieldSelectorOf('status.phase!=Succeeded,spec.nodeName==n1') })).decision, 'Allow');
+    assert.deepEqual(a.authorize(req(n1, 'list', 'pods', '', { namespace: '', fieldSelector: fieldSelectorOf('spec.nodeName=n2') })), { decision: 'NoOpinion', reason: 'can only list/watch pods with spec.nodeName field selector' });
     assert.deepEqual(a.authorize(req(n1, 'list', 'pods', '', { namespace: '' })), { decision: 'NoOpinion', reason: 'can only list/watch pods with spec.nodeName field selector' });
     assert.equal(a.authorize(req(n1, 'create', 'pods')).decision, 'Allow');
     assert.equal(a.authorize(req(n1, 'patch', 'pods', 'web', { subresource: 'status' })).decision, 'Allow');

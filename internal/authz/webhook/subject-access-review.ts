@@ -4,9 +4,10 @@
  * (with the field selector's requirements) or nonResourceAttributes, the user, groups, extra and
  * uid; empty fields omitted as Go's omitempty omits them. In v1beta1 the groups field is "group".
  */
-import { parseFieldSelector } from '../../selectors/fields.js';
+import type { FieldTerm } from '../../selectors/fields.js';
+import type { LabelRequirement } from '../../selectors/labels.js';
 import type { WebhookVersion } from '../../server/options/authorization.js';
-import type { AuthorizationAttributes } from '../interface.js';
+import type { AuthorizationAttributes, SelectorAttributes } from '../interface.js';
 
 /** What the webhook answered (SubjectAccessReviewStatus). */
 export interface ReviewStatus {
@@ -22,16 +23,24 @@ function set(o: Obj, key: string, value: string | undefined): void {
   if (value) o[key] = value;
 }
 
-/** metav1.FieldSelectorRequirement list of the request's field selector (none when absent or invalid). */
-function fieldSelectorRequirements(selector: string | undefined): Obj[] | undefined {
-  if (!selector) return undefined;
-  try {
-    const terms = parseFieldSelector(selector).terms;
-    if (terms.length === 0) return undefined;
-    return terms.map((t) => ({ key: t.field, operator: t.operator === '=' ? 'In' : 'NotIn', values: [t.value] }));
-  } catch {
-    return undefined;
+/** metav1.FieldSelectorRequirement list of the request's field selector (none when absent, empty or unparsed). */
+function fieldSelectorRequirements(selector: SelectorAttributes<FieldTerm> | undefined): Obj[] | undefined {
+  if (!selector || selector.parseError || selector.requirements.length === 0) return undefined;
+  return selector.requirements.map((t) => ({ key: t.field, operator: t.operator === '=' ? 'In' : 'NotIn', values: [t.value] }));
+}
+
+const labelOperators: Readonly<Record<string, string>> = { '=': 'In', '==': 'In', in: 'In', '!=': 'NotIn', notin: 'NotIn', exists: 'Exists', '!': 'DoesNotExist' };
+
+/** metav1.LabelSelectorRequirement list of the request's label selector (gt/lt have no such form and are left out, as kube does). */
+function labelSelectorRequirements(selector: SelectorAttributes<LabelRequirement> | undefined): Obj[] | undefined {
+  if (!selector || selector.parseError) return undefined;
+  const out: Obj[] = [];
+  for (const r of selector.requirements) {
+    const operator = labelOperators[r.operator];
+    if (!operator) continue;
+    out.push({ key: r.key, operator, ...(operator === 'In' || operator === 'NotIn' ? { values: [...(r.values ?? [])] } : {}) });
   }
+  return out.length > 0 ? out : undefined;
 }
 
 /** The v1 spec for attrs; its JSON is also the cache key. */
@@ -48,6 +57,8 @@ export function reviewSpec(a: AuthorizationAttributes): Obj {
     set(r, 'name', a.name);
     const requirements = fieldSelectorRequirements(a.fieldSelector);
     if (requirements) r.fieldSelector = { requirements };
+    const labelRequirements = labelSelectorRequirements(a.labelSelector);
+    if (labelRequirements) r.labelSelector = { requirements: labelRequirements };
     spec.resourceAttributes = r;
   } else {
     const n: Obj = {};

@@ -12,6 +12,12 @@ import type { WebhookVersion } from '../../server/options/authorization.js';
 import { WebhookClient } from '../../webhook/client.js';
 import { loadWebhookKubeconfig } from '../../webhook/kubeconfig.js';
 import type { AuthorizationAttributes } from '../interface.js';
+import { parseFieldSelector } from '../../selectors/fields.js';
+
+/** A request's field selector as the authorization filter parses it. */
+function fieldSelectorOf(raw: string): { requirements: ReturnType<typeof parseFieldSelector>['terms'] } {
+  return { requirements: parseFieldSelector(raw).terms };
+}
 import { WebhookAuthorizer } from './authorizer.js';
 
 const log = createLogger(0, true);
@@ -108,7 +114,7 @@ describe('webhook authorizer against a real HTTPS webhook', () => {
     const { a, close } = await authorizer('v1');
     try {
       hook.answer = () => ({ body: JSON.stringify({ apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', status: { allowed: true, reason: 'jane may' } }) });
-      assert.deepEqual(await a.authorize(listPods({ fieldSelector: 'spec.nodeName=n1,status.phase!=Failed' })), { decision: 'Allow', reason: 'jane may' });
+      assert.deepEqual(await a.authorize(listPods({ fieldSelector: fieldSelectorOf('spec.nodeName=n1,status.phase!=Failed') })), { decision: 'Allow', reason: 'jane may' });
       assert.deepEqual(hook.requests[0], {
         kind: 'SubjectAccessReview',
         apiVersion: 'authorization.k8s.io/v1',
