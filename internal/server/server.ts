@@ -91,7 +91,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
   );
   const installer = new ApiInstaller(registrations);
   const storageOf = (group: string, resource: string, subresource?: string): RestStorage | undefined => installer.storageOf(group, resource, subresource);
-  security.authentication = await buildAuthentication(options.authentication, { storageOf, log, metrics });
+  security.authentication = await buildAuthentication(options.authentication, { storageOf, log, metrics }, options);
   security.authorization = await buildAuthorization(options.authorization, { storageOf, log, metrics });
   defaultStored = installer.storedObjectDefaulter();
   const namespaces = registrations.find((r) => r.group === '' && r.resource === 'namespaces') as ResourceRegistration;

@@ -102,6 +102,8 @@ export function parseFlags(argv: readonly string[], versionText: string): ParseR
   let parsed: Record<string, unknown>;
   try {
     parsed = parser.parseSync() as Record<string, unknown>;
+    // getOptions() is yargs API its types leave out: the options declared `array: true`.
+    collectRepeated(argv, (parser as unknown as { getOptions(): { array: string[] } }).getOptions().array, parsed);
     helpText = '';
   } catch (err) {
     return { kind: 'exit', code: 1, stderr: `Error: ${(err as Error).message}\n` };
@@ -114,6 +116,32 @@ export function parseFlags(argv: readonly string[], versionText: string): ParseR
   } catch (err) {
     return { kind: 'exit', code: 1, stderr: `Error: ${(err as Error).message}\n` };
   }
+}
+
+/**
+ * pflag's StringArray and StringSlice flags accumulate when repeated (--oidc-required-claim a=b
+ * --oidc-required-claim c=d); yargs, configured so that a repeated scalar flag keeps its last value
+ * as pflag does, keeps only the last occurrence of an array flag too. This puts every occurrence of
+ * each array-typed flag back, in order.
+ */
+function collectRepeated(argv: readonly string[], arrayFlags: readonly string[], parsed: Record<string, unknown>): void {
+  if (arrayFlags.length === 0) return;
+  const wanted = new Set(arrayFlags);
+  const seen = new Map<string, string[]>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--') break;
+    if (!arg.startsWith('--')) continue;
+    const eq = arg.indexOf('=');
+    const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
+    if (!wanted.has(name)) continue;
+    const value = eq < 0 ? argv[++i] : arg.slice(eq + 1);
+    if (value === undefined) continue;
+    let list = seen.get(name);
+    if (!list) seen.set(name, (list = []));
+    list.push(value);
+  }
+  for (const [name, list] of seen) parsed[name] = list;
 }
 
 function isStorageMediaType(v: string): v is StorageMediaType {

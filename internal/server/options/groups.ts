@@ -5,8 +5,10 @@
  * what each validates into ServerOptions.
  */
 import type { Argv } from 'yargs';
+import { authenticationWebhookFlags } from './authentication-webhook.js';
 import { authenticationFlags } from './authentication.js';
 import { authorizationFlags } from './authorization.js';
+import { oidcFlags } from './oidc.js';
 
 /** One group of flags. */
 export interface FlagGroup<K extends keyof FlagGroupOptions = keyof FlagGroupOptions> {
@@ -23,4 +25,9 @@ export interface FlagGroup<K extends keyof FlagGroupOptions = keyof FlagGroupOpt
 export interface FlagGroupOptions {}
 
 /** Every group, in the order their flags appear in --help. */
-export const flagGroups: readonly FlagGroup[] = [authenticationFlags, authorizationFlags];
+export const flagGroups: readonly FlagGroup[] = [
+  authenticationFlags,
+  oidcFlags,
+  authenticationWebhookFlags,
+  authorizationFlags,
+];
