@@ -183,7 +183,8 @@ export class WebhookClient {
       } catch (err) {
         if (attempt >= steps || !shouldRetry(err)) throw err;
         const jittered = delay * (1 + Math.random() * b.jitter);
-        await new Promise((r) => setTimeout(r, jittered).unref());
+        // Not unref'd: a call in progress keeps the process alive until it settles.
+        await new Promise((r) => setTimeout(r, jittered));
         delay *= b.factor;
       }
     }
