@@ -100,6 +100,7 @@ describe('OIDC authenticator against a real issuer', () => {
     assert.equal(issuer.fetches.jwks, fetches, 'a known key id with a bad signature does not refetch the keys');
     issuer.addKey('ec-1', 'ES384');
     await rejectsWith(call(issuer.sign({ sub: 'a', hd: 'example.com' }, 'ec-1')), 'oidc: verify token: oidc: id token signed with unsupported algorithm, expected ["RS256" "ES256"] got "ES384"');
+    await rejectsWith(call(`bm90IGpzb24.${p}.${good.split('.')[2]}`), 'oidc: verify token: oidc: malformed jwt: the JOSE header is not a JSON object');
     const unsigned = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${p}.`;
     await rejectsWith(call(unsigned), /unsupported algorithm, expected \["RS256" "ES256"\] got "none"/);
   });

@@ -14,7 +14,7 @@ import { AuthenticationError, type AuthenticationResult, type MaybePromise, type
 import { userFromClaims } from './claims.js';
 import { fetchJSON } from './fetch.js';
 import { RemoteKeySet } from './key-set.js';
-import { checkClaims, checkSignature, decodeToken } from './verify.js';
+import { checkClaims, checkSignature, decodeHeader, untrustedClaims } from './verify.js';
 
 /** How often kube retries reading the discovery document until it succeeds. */
 export const initRetryMs = 10_000;
@@ -24,17 +24,13 @@ const googleIssuer = 'https://accounts.google.com';
 
 /** The "iss" of a compact JWT, unverified; undefined when token is no JWT. Cheap: no signature work. */
 export function untrustedIssuer(token: string): string | undefined {
-  const first = token.indexOf('.');
-  const second = first < 0 ? -1 : token.indexOf('.', first + 1);
-  if (second < 0 || token.indexOf('.', second + 1) >= 0) return undefined;
-  try {
-    const claims = JSON.parse(Buffer.from(token.slice(first + 1, second), 'base64url').toString('utf8')) as { iss?: unknown } | null;
-    const iss = claims?.iss;
-    if (typeof iss !== 'string') return undefined;
-    return iss === 'accounts.google.com' ? googleIssuer : iss;
-  } catch {
-    return undefined;
-  }
+  return issuerOf(untrustedClaims(token));
+}
+
+function issuerOf(claims: Record<string, unknown> | undefined): string | undefined {
+  const iss = claims?.iss;
+  if (typeof iss !== 'string') return undefined;
+  return iss === 'accounts.google.com' ? googleIssuer : iss;
 }
 
 /** Verifies ID tokens of one issuer. Call start() once; stop() ends the background retries. */
@@ -90,11 +86,13 @@ export class OIDCAuthenticator implements TokenAuthenticator {
   }
 
   authenticateToken(token: string, _audiences: readonly string[]): MaybePromise<AuthenticationResult | undefined> {
-    if (untrustedIssuer(token) !== this.options.issuerURL) return undefined;
+    // The claims are parsed once, here; the signature is checked before any of them is trusted.
+    const payload = untrustedClaims(token);
+    if (issuerOf(payload) !== this.options.issuerURL || !payload) return undefined;
     const keySet = this.keySet;
     if (!keySet) throw new AuthenticationError('oidc: authenticator not initialized');
-    const decoded = decodeToken(token);
-    checkClaims(decoded.payload, this.options.clientID, this.now());
+    const decoded = { header: decodeHeader(token), payload };
+    checkClaims(payload, this.options.clientID, this.now());
     const signed = checkSignature(token, decoded, this.options.signingAlgs, keySet);
     const finish = (): AuthenticationResult => ({ user: userFromClaims(decoded.payload, this.options) });
     return signed instanceof Promise ? signed.then(finish) : finish();
