@@ -1,14 +1,15 @@
 /**
  * Test support: a real OpenID Connect issuer on loopback HTTPS (its own CA from pki.ts), serving
  * its discovery document and JWKS, signing ID tokens with jsonwebtoken. Keys can be added, published
- * or withheld (rotation); the issuer can start late (down at first) and counts every fetch.
+ * or withheld (rotation); the issuer can start late (answering 503 at first) and counts every fetch.
+ * It listens on a port the kernel picks, so parallel test processes never race for one.
  */
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import { join } from 'node:path';
 import jwt from 'jsonwebtoken';
-import { freePort } from '../../hack/local-etcd.js';
+import type { AddressInfo } from 'node:net';
 import { createCertificateAuthority, issueCertificate } from '../../internal/server/pki.js';
 
 /** A signing key of the issuer. */
@@ -37,7 +38,7 @@ export interface TestIssuer {
   sign(claims: Record<string, unknown>, kid?: string, opts?: { alg?: jwt.Algorithm; noKid?: boolean }): string;
   /** What the discovery document says the issuer is (to test the mismatch check). */
   discoveryIssuer: string;
-  /** Starts serving (when created with startNow false). */
+  /** Starts answering (when created with startNow false it answers 503 until then). */
   listen(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -56,11 +57,30 @@ export async function startTestIssuer(dir: string, opts: { clientId?: string; st
   const serving = await issueCertificate(ca, { commonName: '127.0.0.1', usage: 'server', ips: ['127.0.0.1'], dns: ['localhost'] });
   const caFile = join(dir, 'oidc-ca.crt');
   await writeFile(caFile, ca.certPem);
-  const port = await freePort();
-  const url = `https://127.0.0.1:${port}`;
   const keys = new Map<string, IssuerKey>();
   const fetches = { discovery: 0, jwks: 0 };
-  let server: Server | undefined;
+  let up = opts.startNow !== false;
+  const server: Server = createServer({ cert: serving.cert, key: serving.key }, (req, res) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (!up) {
+      res.writeHead(503).end('issuer not up yet');
+    } else if (path === '/.well-known/openid-configuration') {
+      fetches.discovery++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ issuer: issuer.discoveryIssuer, jwks_uri: `${url}/keys`, id_token_signing_alg_values_supported: ['RS256'] }));
+    } else if (path === '/keys') {
+      fetches.jwks++;
+      const published = [...keys.values()].filter((k) => k.published).map((k) => k.jwk);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: published }));
+    } else {
+      res.writeHead(404).end('not found');
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let stopped = false;
   const issuer: TestIssuer = {
     url,
     caPem: ca.certPem,
@@ -86,35 +106,15 @@ export async function startTestIssuer(dir: string, opts: { clientId?: string; st
       return jwt.sign(payload, k.privateKey, { algorithm: signOpts.alg ?? k.alg, noTimestamp: true, ...(signOpts.noKid ? {} : { keyid: kid }) });
     },
     async listen() {
-      if (server) return;
-      server = createServer({ cert: serving.cert, key: serving.key }, (req, res) => {
-        const path = (req.url ?? '').split('?')[0];
-        if (path === '/.well-known/openid-configuration') {
-          fetches.discovery++;
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ issuer: issuer.discoveryIssuer, jwks_uri: `${url}/keys`, id_token_signing_alg_values_supported: ['RS256'] }));
-        } else if (path === '/keys') {
-          fetches.jwks++;
-          const published = [...keys.values()].filter((k) => k.published).map((k) => k.jwk);
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: published }));
-        } else {
-          res.writeHead(404).end('not found');
-        }
-      });
-      const s = server;
-      await new Promise<void>((resolve, reject) => {
-        s.once('error', reject);
-        s.listen(port, '127.0.0.1', () => resolve());
-      });
+      up = true;
     },
     async stop() {
-      const s = server;
-      server = undefined;
-      if (!s) return;
-      s.closeAllConnections();
-      await new Promise<void>((resolve) => s.close(() => resolve()));
+      if (stopped) return;
+      stopped = true;
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
   issuer.addKey(opts.firstKid ?? 'key-1');
-  if (opts.startNow !== false) await issuer.listen();
   return issuer;
 }
