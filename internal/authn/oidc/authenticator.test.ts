@@ -144,6 +144,7 @@ describe('OIDC authenticator start-up', () => {
       groupsPrefix: '',
       requiredClaims: new Map(),
       signingAlgs: ['RS256'],
+      initRetryMs: 100,
     };
     const built = await newOIDCAuthenticator(opts, [], log);
     try {
@@ -152,7 +153,9 @@ describe('OIDC authenticator start-up', () => {
       await rejectsWith(Promise.resolve().then(() => built.authenticator.authenticateToken(token, [])), 'oidc: authenticator not initialized');
       assert.ok(log.lines.some((l) => l.startsWith('oidc authenticator: initializing plugin: ')), log.lines.join('\n'));
       await issuer.listen();
-      await built.oidc.start(); // what the 10 s retry does
+      // The background retry (every initRetryMs) finds the issuer up.
+      for (let i = 0; i < 50 && !built.oidc.initialized; i++) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(built.oidc.initialized, true);
       assert.deepEqual(await built.authenticator.authenticateToken(token, []), { user: { name: 'dana@example.com', groups: [] } });
       await rejectsWith(Promise.resolve().then(() => built.authenticator.authenticateToken(issuer.sign({ sub: 'x', email: 'eve@example.com', email_verified: false }), [])), 'oidc: email not verified');
       assert.ok(await built.authenticator.authenticateToken(issuer.sign({ sub: 'x', email: 'fay@example.com' }), []), 'email_verified absent is accepted');

@@ -58,10 +58,11 @@ export class OIDCAuthenticator implements TokenAuthenticator {
       await this.init();
     } catch (err) {
       this.log.error(`oidc authenticator: initializing plugin: ${(err as Error).message}`);
-      if (!this.stopped) this.retry = setTimeout(() => void this.start(), initRetryMs).unref();
+      if (!this.stopped) this.retry = setTimeout(() => void this.start(), this.options.initRetryMs ?? initRetryMs).unref();
     }
   }
 
+  /** Ends the background retries; tokens already verifiable stay so. */
   stop(): void {
     this.stopped = true;
     clearTimeout(this.retry);

@@ -38,6 +38,8 @@ export interface OIDCOptions {
    * key id (tests shorten it). Default 10 s.
    */
   readonly keyRefreshMinIntervalMs?: number;
+  /** Not a flag: how often the discovery document is tried until it is read (tests shorten it). Default 10 s. */
+  readonly initRetryMs?: number;
 }
 
 declare module './groups.js' {
