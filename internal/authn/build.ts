@@ -9,11 +9,14 @@ import type { Logger } from '../observability/logging.js';
 import type { ServerMetrics } from '../observability/metrics.js';
 import type { RestStorage } from '../registry/interface.js';
 import { defaultAuthenticationOptions, type AuthenticationOptions } from '../server/options/authentication.js';
+import type { FlagGroupOptions } from '../server/options/groups.js';
 import { WithAnonymous } from './anonymous.js';
 import { AuthenticatedGroupAdder } from './authenticated-group.js';
 import { BearerTokenAuthenticator } from './bearer-token.js';
 import type { Authenticator, TokenAuthenticator } from './interface.js';
+import { newOIDCAuthenticator } from './oidc/authenticator.js';
 import { UnionAuthenticator, UnionTokenAuthenticator } from './union.js';
+import { newWebhookTokenAuthenticator } from './webhook-token/authenticator.js';
 
 /** What authenticators may use of the running server. */
 export interface AuthenticationDeps {
@@ -46,8 +49,15 @@ export interface BuiltAuthentication {
   stop(): void;
 }
 
-/** Builds the authenticators for options (undefined: every flag's default). */
-export async function buildAuthentication(options: AuthenticationOptions | undefined, deps: AuthenticationDeps): Promise<BuiltAuthentication> {
+/**
+ * Builds the authenticators for options (undefined: every flag's default). methods carries the
+ * flag groups of the methods that have their own (oidc, authenticationWebhook); absent: off.
+ */
+export async function buildAuthentication(
+  options: AuthenticationOptions | undefined,
+  deps: AuthenticationDeps,
+  methods: FlagGroupOptions = {},
+): Promise<BuiltAuthentication> {
   const opts = options ?? defaultAuthenticationOptions;
   const apiAudiences: string[] = [];
   const requestAuthenticators: Authenticator[] = [];
@@ -55,6 +65,19 @@ export async function buildAuthentication(options: AuthenticationOptions | undef
   const stops: Array<() => void> = [];
 
   tokenAuthenticators.push(...(deps.extraTokenAuthenticators ?? []));
+  // OIDC: after the local token methods, before the webhook.
+  if (methods.oidc) {
+    const oidc = await newOIDCAuthenticator(methods.oidc, apiAudiences, deps.log);
+    tokenAuthenticators.push(oidc.authenticator);
+    stops.push(oidc.stop);
+  }
+  // The token webhook, last: only tokens no local method knows leave the server.
+  if (methods.authenticationWebhook) {
+    const webhook = await newWebhookTokenAuthenticator(methods.authenticationWebhook, apiAudiences, deps.log);
+    tokenAuthenticators.push(webhook.authenticator);
+    stops.push(webhook.stop);
+  }
+
   const tokenAuthenticator = new UnionTokenAuthenticator(tokenAuthenticators);
   if (tokenAuthenticators.length > 0) requestAuthenticators.push(new BearerTokenAuthenticator(tokenAuthenticator, apiAudiences));
   let authenticator: Authenticator = new AuthenticatedGroupAdder(new UnionAuthenticator(requestAuthenticators));

@@ -111,7 +111,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     log,
     metrics,
     ...(options.extraTokenAuthenticators ? { extraTokenAuthenticators: options.extraTokenAuthenticators } : {}),
-  });
+  }, options);
   try {
     security.authorization = await buildAuthorization(options.authorization, { storageOf, log, metrics });
   } catch (err) {

@@ -66,8 +66,12 @@ export async function loadWebhookKubeconfig(path: string): Promise<WebhookTarget
     const clusterName = typeof context?.cluster === 'string' ? context.cluster : undefined;
     const userName = typeof context?.user === 'string' ? context.user : undefined;
     const cluster = findNamed(doc.clusters, 'cluster', clusterName, 'clusters');
-    if (!cluster) throw new Error(clusterName ? `cluster ${JSON.stringify(clusterName)} not found` : 'no cluster');
-    const user = findNamed(doc.users, 'user', userName, 'users') ?? {};
+    if (!cluster) throw new Error(clusterName ? `cluster ${JSON.stringify(clusterName)} was not found for context ${JSON.stringify(currentName)}` : 'no cluster');
+    const namedUser = findNamed(doc.users, 'user', userName, 'users');
+    if (userName && !namedUser) throw new Error(`user ${JSON.stringify(userName)} was not found for context ${JSON.stringify(currentName)}`);
+    const user = namedUser ?? {};
+    // Credentials this loader cannot produce are refused rather than silently sent without.
+    for (const k of ['exec', 'auth-provider']) if (user[k] !== undefined && user[k] !== null) throw new Error(`user.${k} credentials are not supported for webhooks`);
     const server = cluster.server;
     if (typeof server !== 'string' || !/^https?:\/\//.test(server)) throw new Error('the cluster has no http(s) server URL');
     const ca = await fileOrData(base, cluster, 'certificate-authority', 'certificate-authority-data');

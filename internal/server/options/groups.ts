@@ -5,11 +5,13 @@
  * what each validates into ServerOptions.
  */
 import type { Argv } from 'yargs';
+import { authenticationWebhookFlags } from './authentication-webhook.js';
 import { authenticationFlags } from './authentication.js';
 import { authorizationFlags } from './authorization.js';
 import { corsFlags } from './cors.js';
 import { hstsFlags } from './hsts.js';
 import { secureServingFlags } from './secure-serving.js';
+import { oidcFlags } from './oidc.js';
 
 /** One group of flags. */
 export interface FlagGroup<K extends keyof FlagGroupOptions = keyof FlagGroupOptions> {
@@ -31,4 +33,12 @@ export interface FlagGroup<K extends keyof FlagGroupOptions = keyof FlagGroupOpt
 export interface FlagGroupOptions {}
 
 /** Every group, in the order their flags appear in --help. */
-export const flagGroups: readonly FlagGroup[] = [secureServingFlags, corsFlags, hstsFlags, authenticationFlags, authorizationFlags];
+export const flagGroups: readonly FlagGroup[] = [
+  secureServingFlags,
+  corsFlags,
+  hstsFlags,
+  authenticationFlags,
+  oidcFlags,
+  authenticationWebhookFlags,
+  authorizationFlags,
+];
