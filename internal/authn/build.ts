@@ -9,10 +9,12 @@ import type { Logger } from '../observability/logging.js';
 import type { ServerMetrics } from '../observability/metrics.js';
 import type { RestStorage } from '../registry/interface.js';
 import { defaultAuthenticationOptions, type AuthenticationOptions } from '../server/options/authentication.js';
+import type { ServiceAccountTokenConfig } from '../serviceaccount/config.js';
 import { WithAnonymous } from './anonymous.js';
 import { AuthenticatedGroupAdder } from './authenticated-group.js';
 import { BearerTokenAuthenticator } from './bearer-token.js';
 import type { Authenticator, TokenAuthenticator } from './interface.js';
+import { serviceAccountTokenAuthenticators } from './service-account/authenticators.js';
 import { UnionAuthenticator, UnionTokenAuthenticator } from './union.js';
 
 /** What authenticators may use of the running server. */
@@ -21,6 +23,8 @@ export interface AuthenticationDeps {
   readonly storageOf: (group: string, resource: string, subresource?: string) => RestStorage | undefined;
   readonly log: Logger;
   readonly metrics?: ServerMetrics;
+  /** Service account token issuing and verification (absent: no service account flags were given). */
+  readonly serviceAccountTokens?: ServiceAccountTokenConfig;
 }
 
 /** The built authenticators. */
@@ -42,12 +46,18 @@ export interface BuiltAuthentication {
 }
 
 /** Builds the authenticators for options (undefined: every flag's default). */
-export async function buildAuthentication(options: AuthenticationOptions | undefined, _deps: AuthenticationDeps): Promise<BuiltAuthentication> {
+export async function buildAuthentication(options: AuthenticationOptions | undefined, deps: AuthenticationDeps): Promise<BuiltAuthentication> {
   const opts = options ?? defaultAuthenticationOptions;
   const apiAudiences: string[] = [];
   const requestAuthenticators: Authenticator[] = [];
   const tokenAuthenticators: TokenAuthenticator[] = [];
   const stops: Array<() => void> = [];
+
+  // Service account tokens: legacy Secret-based tokens, then bound tokens (--api-audiences is theirs).
+  if (deps.serviceAccountTokens) {
+    tokenAuthenticators.push(...serviceAccountTokenAuthenticators(deps.serviceAccountTokens, deps));
+    apiAudiences.push(...deps.serviceAccountTokens.apiAudiences);
+  }
 
   const tokenAuthenticator = new UnionTokenAuthenticator(tokenAuthenticators);
   if (tokenAuthenticators.length > 0) requestAuthenticators.push(new BearerTokenAuthenticator(tokenAuthenticator, apiAudiences));
