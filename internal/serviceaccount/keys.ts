@@ -25,8 +25,9 @@ export function algorithmOf(key: KeyObject): SigningAlgorithm | undefined {
   return undefined;
 }
 
-/** kube's key id of a public key: unpadded base64url of SHA-256 over its PKIX (SPKI) DER. */
-export function keyIdOf(publicKey: KeyObject): string {
+/** kube's key id of a key (a private key's public half): unpadded base64url of SHA-256 over its PKIX (SPKI) DER. */
+export function keyIdOf(key: KeyObject): string {
+  const publicKey = key.type === 'private' ? createPublicKey(key) : key;
   return createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('base64url');
 }
 
