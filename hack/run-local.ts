@@ -1,10 +1,12 @@
 /**
  * `make run`: starts a local etcd (data kept in .local/etcd) and the API server on
  * https://127.0.0.1:6443 (or --port), writes .local/kubeconfig with the serving CA embedded, and
- * runs until interrupted, then stops both cleanly.
+ * runs until interrupted, then stops both cleanly. Unless service account flags are given, the server
+ * issues service account tokens signed with .local/sa.key (generated once).
  */
 import { spawn } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { generateKeyPairSync } from 'node:crypto';
+import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -84,6 +86,21 @@ export async function waitReady(port: number, ca: () => Promise<string>, timeout
   throw new Error(`API server not ready after ${timeoutMs}ms: ${last}`);
 }
 
+/** Service account flags for `make run`: a signing key kept in dir, kube's usual in-cluster issuer. */
+async function serviceAccountArgs(dir: string, given: readonly string[]): Promise<string[]> {
+  if (given.some((a) => a.startsWith('--service-account-') || a.startsWith('--api-audiences'))) return [];
+  const keyFile = join(dir, 'sa.key');
+  const exists = await access(keyFile).then(
+    () => true,
+    () => false,
+  );
+  if (!exists) {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    await writeFile(keyFile, privateKey.export({ type: 'pkcs1', format: 'pem' }), { mode: 0o600 });
+  }
+  return ['--service-account-issuer=https://kubernetes.default.svc.cluster.local', `--service-account-signing-key-file=${keyFile}`, `--service-account-key-file=${keyFile}`];
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const portArg = args.indexOf('--port');
@@ -93,9 +110,11 @@ async function main(): Promise<void> {
   const etcd = await startLocalEtcd({ dataDir: join(local, 'etcd'), clientPort: await freePort(), logFile: join(local, 'etcd.log') });
   process.stdout.write(`etcd: ${etcd.endpoint} (data in .local/etcd)\n`);
   const certDir = join(local, 'certs');
+  const serverArgs = args.filter((_, i) => i !== portArg && i !== portArg + 1);
+  const saArgs = await serviceAccountArgs(local, serverArgs);
   const server = spawn(
     process.execPath,
-    [join(root, 'dist', 'cmd', 'apiserver', 'main.js'), '--etcd-servers', etcd.endpoint, '--cert-dir', certDir, '--secure-port', String(port), ...args.filter((_, i) => i !== portArg && i !== portArg + 1)],
+    [join(root, 'dist', 'cmd', 'apiserver', 'main.js'), '--etcd-servers', etcd.endpoint, '--cert-dir', certDir, '--secure-port', String(port), ...saArgs, ...serverArgs],
     { stdio: ['ignore', 'inherit', 'inherit'] },
   );
   let stopping = false;

@@ -29,18 +29,6 @@ function json(seg: string): Record<string, unknown> | undefined {
   }
 }
 
-/** The issuer a token claims, read without verifying anything; undefined when it is no compact JWT. */
-export function unverifiedIssuer(token: string): string | undefined {
-  if (token.trimStart().startsWith('{')) return undefined;
-  const first = token.indexOf('.');
-  const second = token.indexOf('.', first + 1);
-  if (first < 0 || second < 0 || token.indexOf('.', second + 1) >= 0) return undefined;
-  const payload = token.slice(first + 1, second);
-  if (!segment.test(payload)) return undefined;
-  const iss = json(payload)?.iss;
-  return typeof iss === 'string' ? iss : undefined;
-}
-
 /** Decodes a compact JWS with an accepted algorithm; undefined when it is not one (no opinion). */
 export function decodeJwt(token: string): DecodedJwt | undefined {
   const parts = token.split('.');

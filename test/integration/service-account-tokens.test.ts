@@ -266,6 +266,11 @@ describe('service account tokens', () => {
       const publicKey = createPublicKey({ key: jwk, format: 'jwk' });
       assert.equal(verify('sha256', Buffer.from(`${h}.${p}`), publicKey, Buffer.from(s, 'base64url')), true);
       assert.equal(verify('sha256', Buffer.from(`${h}.${p}x`), publicKey, Buffer.from(s, 'base64url')), false);
+
+      // They are non-resource paths behind the normal filters: authorized like any other.
+      const denied = await httpsCall(deny.port, deny.certificate.ca ?? '', 'GET', '/openid/v1/jwks');
+      assert.equal(denied.status, 403);
+      assert.equal(denied.json().message, 'forbidden: User "system:anonymous" cannot get path "/openid/v1/jwks": Everything is forbidden.');
     });
   });
 
