@@ -1,7 +1,8 @@
 /**
  * `make run`: starts a local etcd (data kept in .local/etcd) and the API server on
  * https://127.0.0.1:6443 (or --port), writes .local/kubeconfig with the serving CA embedded, and
- * runs until interrupted, then stops both cleanly.
+ * runs until interrupted, then stops both cleanly. Unless service account flags are given, the server
+ * issues service account tokens signed with .local/sa.key (generated once).
  */
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -85,6 +86,7 @@ export async function waitReady(port: number, ca: () => Promise<string>, timeout
   throw new Error(`API server not ready after ${timeoutMs}ms: ${last}`);
 }
 
+/** Service account flags for `make run`: a signing key kept in dir, kube's usual in-cluster issuer. */
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const portArg = args.indexOf('--port');
@@ -96,29 +98,25 @@ async function main(): Promise<void> {
   const certDir = join(local, 'certs');
   // Secure by default: client certificates from our own CA, Node and RBAC authorization, and
   // service account tokens signed with our own key. Anonymous requests reach only what kube's
-  // bootstrap policy grants them (health and version).
+  // bootstrap policy grants them (health and version). A flag given to `make run` replaces ours.
   const pki = localPkiPaths(join(local, 'pki'));
   const admin = await ensureLocalPki(pki);
+  const serverArgs = args.filter((_, i) => i !== portArg && i !== portArg + 1);
+  const given = (prefix: string): boolean => serverArgs.some((a) => a.startsWith(prefix));
   const secure = [
-    `--client-ca-file=${pki.caCertFile}`,
-    '--authorization-mode=Node,RBAC',
-    '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
-    `--service-account-key-file=${pki.serviceAccountPublicKeyFile}`,
-    `--service-account-signing-key-file=${pki.serviceAccountKeyFile}`,
+    ...(given('--client-ca-file') ? [] : [`--client-ca-file=${pki.caCertFile}`]),
+    ...(given('--authorization-mode') ? [] : ['--authorization-mode=Node,RBAC']),
+    ...(given('--service-account-') || given('--api-audiences')
+      ? []
+      : [
+          '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
+          `--service-account-key-file=${pki.serviceAccountPublicKeyFile}`,
+          `--service-account-signing-key-file=${pki.serviceAccountKeyFile}`,
+        ]),
   ];
   const server = spawn(
     process.execPath,
-    [
-      join(root, 'dist', 'cmd', 'apiserver', 'main.js'),
-      '--etcd-servers',
-      etcd.endpoint,
-      '--cert-dir',
-      certDir,
-      '--secure-port',
-      String(port),
-      ...secure,
-      ...args.filter((_, i) => i !== portArg && i !== portArg + 1),
-    ],
+    [join(root, 'dist', 'cmd', 'apiserver', 'main.js'), '--etcd-servers', etcd.endpoint, '--cert-dir', certDir, '--secure-port', String(port), ...secure, ...serverArgs],
     { stdio: ['ignore', 'inherit', 'inherit'] },
   );
   let stopping = false;

@@ -10,11 +10,13 @@ import type { ServerMetrics } from '../observability/metrics.js';
 import type { RestStorage } from '../registry/interface.js';
 import { defaultAuthenticationOptions, type AuthenticationOptions } from '../server/options/authentication.js';
 import type { FlagGroupOptions } from '../server/options/groups.js';
+import type { ServiceAccountTokenConfig } from '../serviceaccount/config.js';
 import { WithAnonymous } from './anonymous.js';
 import { AuthenticatedGroupAdder } from './authenticated-group.js';
 import { BearerTokenAuthenticator } from './bearer-token.js';
 import type { Authenticator, TokenAuthenticator } from './interface.js';
 import { newOIDCAuthenticator } from './oidc/authenticator.js';
+import { serviceAccountTokenAuthenticators } from './service-account/authenticators.js';
 import { UnionAuthenticator, UnionTokenAuthenticator } from './union.js';
 import { newWebhookTokenAuthenticator } from './webhook-token/authenticator.js';
 
@@ -29,6 +31,8 @@ export interface AuthenticationDeps {
    * sets them: a server started from the command line has none.
    */
   readonly extraTokenAuthenticators?: readonly TokenAuthenticator[];
+  /** Service account token issuing and verification (absent: no service account flags were given). */
+  readonly serviceAccountTokens?: ServiceAccountTokenConfig;
 }
 
 /** The built authenticators. */
@@ -64,6 +68,11 @@ export async function buildAuthentication(
   const tokenAuthenticators: TokenAuthenticator[] = [];
   const stops: Array<() => void> = [];
 
+  // Service account tokens: legacy Secret-based tokens, then bound tokens (--api-audiences is theirs).
+  if (deps.serviceAccountTokens) {
+    tokenAuthenticators.push(...serviceAccountTokenAuthenticators(deps.serviceAccountTokens, deps));
+    apiAudiences.push(...deps.serviceAccountTokens.apiAudiences);
+  }
   tokenAuthenticators.push(...(deps.extraTokenAuthenticators ?? []));
   // OIDC: after the local token methods, before the webhook.
   if (methods.oidc) {

@@ -78,8 +78,10 @@ export class ResourceDispatcher {
     const collectionVerb = info.verb === 'list' || info.verb === 'watch' || info.verb === 'create' || info.verb === 'deletecollection';
     if (scope.namespaced && info.namespace === '' && !(info.verb === 'list' || info.verb === 'watch')) throw newPathNotFound();
     if (info.name === '' && !collectionVerb) throw methodNotAllowed();
-    if (info.name !== '' && (info.verb === 'create' || info.verb === 'deletecollection')) throw methodNotAllowed();
-    if (info.subresource !== '' && !['get', 'update', 'patch'].includes(info.verb)) throw methodNotAllowed();
+    // A create names its object in the body, except on a subresource, which names its parent in the
+    // path (serviceaccounts/<name>/token): kube's NamedCreater.
+    if (info.name !== '' && ((info.verb === 'create' && info.subresource === '') || info.verb === 'deletecollection')) throw methodNotAllowed();
+    if (info.subresource !== '' && !['get', 'update', 'patch', 'create'].includes(info.verb)) throw methodNotAllowed();
     if (info.subresource === '' && info.name === '' && info.verb === 'get') throw methodNotAllowed();
     const handler = handlers[info.verb];
     if (!handler || !scope.verbs.has(info.verb)) throw methodNotAllowed();

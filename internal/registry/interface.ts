@@ -75,6 +75,7 @@ export interface RestStorage {
   get?(ctx: RequestContext, name: string, opts: GetOptions): Promise<KubeObject>;
   list?(ctx: RequestContext, opts: ListOptions): Promise<ListResult>;
   watch?(ctx: RequestContext, opts: ListOptions): Promise<StorageWatch>;
+  /** Creates obj. A subresource's create (kube's NamedCreater) acts on the parent named ctx.requestInfo.name. */
   create?(ctx: RequestContext, obj: KubeObject, opts: WriteOptions, validate?: ValidateObjectFunc): Promise<KubeObject>;
   update?(
     ctx: RequestContext,

@@ -7,6 +7,7 @@ import type { KubeObject } from '../../api/meta/types.js';
 import type { Storage } from '../storage/interface.js';
 import type { BuiltAuthentication } from '../authn/build.js';
 import type { BuiltAuthorization } from '../authz/build.js';
+import type { ServiceAccountTokenConfig } from '../serviceaccount/config.js';
 import type { RestStorage } from './interface.js';
 import type { SelectableFields } from './generic/strategy.js';
 
@@ -54,6 +55,14 @@ export interface RegistryDeps {
    * building. Absent in unit tests of unrelated resources.
    */
   readonly security?: SecurityHandles;
+  /** Service account token issuing; absent when the server issues none (no serviceaccounts/token). */
+  readonly serviceAccountTokens?: ServiceAccountTokenConfig;
+  /**
+   * Any served resource's storage (stored form), for resources that read others while serving a
+   * request (the token subresource reads pods, secrets and nodes). Late-bound like security: call
+   * it when a request arrives, never while building.
+   */
+  readonly storageOf?: (group: string, resource: string, subresource?: string) => RestStorage | undefined;
 }
 
 /** Late-bound security components (see RegistryDeps.security). */

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import { newPathNotFound } from '../apierrors/factories.js';
 import type { DiscoveryHandler } from '../endpoints/discovery/handler.js';
+import type { OpenIdMetadataHandler } from '../endpoints/openid-metadata.js';
 import type { ResourceDispatcher } from '../endpoints/dispatcher.js';
 import type { OpenApiV2Handler } from '../endpoints/openapi/v2.js';
 import type { OpenApiV3Handler } from '../endpoints/openapi/v3.js';
@@ -43,6 +44,8 @@ export interface ChainDeps {
   readonly hstsDirectives?: readonly string[];
   /** --cors-allowed-origins (empty: CORS off). */
   readonly corsAllowedOrigins?: readonly string[];
+  /** Service account issuer discovery (absent when the issuer cannot be discovered). */
+  readonly openidMetadata?: OpenIdMetadataHandler;
 }
 
 /** Builds the Express application. */
@@ -90,6 +93,7 @@ export function buildChain(deps: ChainDeps): express.Express {
         res.end(req.method === 'HEAD' ? undefined : text);
         return;
       }
+      if (deps.openidMetadata?.serve(req, res, path)) return;
       if (await deps.discovery.handle(req, res, path, query)) return;
       if (await deps.openapi.handle(req, res, path, query)) return;
       if (await deps.openapiV2.handle(req, res, path, query)) return;

@@ -6,12 +6,14 @@
 import { setMaxListeners } from 'node:events';
 import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
+import { hostname } from 'node:os';
 import type { KubeObject } from '../../api/meta/types.js';
 import { Etcd3 } from 'etcd3';
 import { AdmissionChain } from '../admission/chain.js';
 import { NamespaceLifecycle } from '../admission/plugins/namespace-lifecycle/plugin.js';
 import { hasReason } from '../apierrors/status-error.js';
 import { NamespaceController } from '../controllers/namespace/controller.js';
+import { ServiceAccountTokenController } from '../controllers/service-account-token/controller.js';
 import { chooseAdvertiseAddress, keepKubernetesService, reconcileKubernetesService } from '../controllers/kubernetes-service.js';
 import { ensureSystemNamespaces, keepSystemNamespaces } from '../controllers/system-namespaces.js';
 import { DiscoveryHandler } from '../endpoints/discovery/handler.js';
@@ -19,6 +21,7 @@ import { ResourceDispatcher } from '../endpoints/dispatcher.js';
 import { ApiInstaller } from '../endpoints/installer.js';
 import { OpenApiV2Handler } from '../endpoints/openapi/v2.js';
 import { OpenApiV3Handler } from '../endpoints/openapi/v3.js';
+import { OpenIdMetadataHandler } from '../endpoints/openid-metadata.js';
 import type { Logger } from '../observability/logging.js';
 import { createMetrics, type ServerMetrics } from '../observability/metrics.js';
 import { builtinResourceModules } from '../registry/builtin.js';
@@ -29,6 +32,8 @@ import type { ResourceRegistration, SecurityHandles } from '../registry/registra
 import { buildAuthentication } from '../authn/build.js';
 import { buildAuthorization } from '../authz/build.js';
 import { internalContext } from '../request/context.js';
+import { loadServiceAccountTokenConfig, type ServiceAccountTokenConfig } from '../serviceaccount/config.js';
+import { buildOpenIdMetadata, joinHostPort } from '../serviceaccount/openid-metadata.js';
 import { WatchCacheStorage } from '../storage/cacher/router.js';
 import { codecForMediaType } from '../storage/codec.js';
 import type { Storage } from '../storage/interface.js';
@@ -101,16 +106,19 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
   const storage: Storage = watchCache ?? etcdStore;
 
   const security: SecurityHandles = {};
+  // Service account tokens are issued and verified only when their flags are given.
+  const serviceAccountTokens = options.serviceAccount ? await loadServiceAccountTokenConfig(options.serviceAccount, certificate, log) : undefined;
+  const storageOf = (group: string, resource: string, subresource?: string): RestStorage | undefined => installer.storageOf(group, resource, subresource);
   const registrations: ResourceRegistration[] = [namespacesModule, ...builtinResourceModules].flatMap((m) =>
-    m({ storage, serviceClusterIPRange: options.serviceClusterIPRange, security }),
+    m({ storage, serviceClusterIPRange: options.serviceClusterIPRange, security, storageOf, ...(serviceAccountTokens ? { serviceAccountTokens } : {}) }),
   );
   const installer = new ApiInstaller(registrations);
-  const storageOf = (group: string, resource: string, subresource?: string): RestStorage | undefined => installer.storageOf(group, resource, subresource);
   security.authentication = await buildAuthentication(options.authentication, {
     storageOf,
     log,
     metrics,
     ...(options.extraTokenAuthenticators ? { extraTokenAuthenticators: options.extraTokenAuthenticators } : {}),
+    ...(serviceAccountTokens ? { serviceAccountTokens } : {}),
   }, options);
   try {
     security.authorization = await buildAuthorization(options.authorization, { storageOf, log, metrics });
@@ -197,6 +205,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     ],
   };
 
+  const openidMetadata = serviceAccountTokens ? openIdMetadataHandler(serviceAccountTokens, joinHostPort(chooseAdvertiseAddress(options.advertiseAddress, options.bindAddress) ?? hostname(), options.securePort), log) : undefined;
   const openapi = new OpenApiV3Handler(installer);
   const openapiV2 = new OpenApiV2Handler(installer);
   const app = buildChain({
@@ -212,6 +221,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     authorizer: security.authorization.authorizer,
     hstsDirectives: options.hsts?.directives ?? [],
     corsAllowedOrigins: options.cors?.allowedOrigins ?? [],
+    ...(openidMetadata ? { openidMetadata } : {}),
   });
   // Client certificates are asked for when a method uses them, and judged by the authenticators
   // (an unknown or expired one is a 401, not a failed handshake), as kube-apiserver does.
@@ -250,6 +260,17 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     log,
   });
   namespaceController.start();
+  // Capstan has no controller manager: the token controller of Secret-based tokens runs here.
+  const tokenController = serviceAccountTokens
+    ? new ServiceAccountTokenController({
+        secrets: storageOf('', 'secrets') as RestStorage,
+        serviceAccounts: storageOf('', 'serviceaccounts') as RestStorage,
+        generator: serviceAccountTokens.legacyGenerator,
+        ...(certificate.ca ? { rootCA: certificate.ca } : {}),
+        log,
+      })
+    : undefined;
+  tokenController?.start();
   const serviceStorage = registrations.find((r) => r.group === '' && r.resource === 'services')?.main as RestStorage;
   const endpointsStorage = registrations.find((r) => r.group === '' && r.resource === 'endpoints')?.main as RestStorage;
   const kubernetesService = {
@@ -282,6 +303,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
       stopKeeping();
       stopKeepingService();
       namespaceController.stop();
+      tokenController?.stop();
       compactor.stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
@@ -303,4 +325,17 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
   // Ready once bootstrapped and the authorizers' informers have synced (readyz's informer-sync).
   const allReady = Promise.all([ready, security.authorization.ready]).then(() => undefined);
   return { port: boundPort, certificate, ready: allReady, metrics, stop };
+}
+
+/**
+ * The issuer discovery endpoints, or undefined (logged as kube logs it) when the first issuer is
+ * not a URL relying parties can use.
+ */
+function openIdMetadataHandler(config: ServiceAccountTokenConfig, externalAddress: string, log: Logger): OpenIdMetadataHandler | undefined {
+  try {
+    return new OpenIdMetadataHandler(buildOpenIdMetadata(config.issuers[0] as string, config.jwksUri, externalAddress, config.verificationKeys));
+  } catch (err) {
+    log.error(`Could not construct pre-rendered responses for ServiceAccountIssuerDiscovery endpoints. Endpoints will not be enabled. Error: ${(err as Error).message}`);
+    return undefined;
+  }
 }

@@ -1,6 +1,7 @@
 /**
  * POST: decode, mutating admission, then the store (defaulting, validation, validating
- * admission, the write). Answers 201 Created with the stored object.
+ * admission, the write). Answers 201 Created with the stored object. On a subresource
+ * (serviceaccounts/<name>/token) the path names the parent and the storage answers with its result.
  */
 import { methodNotAllowed } from './method-not-allowed.js';
 import { admissionAttributes, decodeObjectBody, outputFor, respondObject, validatingAdmission, type Handler } from './common.js';
@@ -17,7 +18,9 @@ export const createHandler: Handler = async (h) => {
   const opts = parseWriteOptions(h.query, 'CreateOptions');
   const dryRun = opts.dryRun;
   const obj = toInternal(h.scope, trackUpdate(h, opts, undefined, await decodeObjectBody(h, opts.fieldValidation)));
-  await h.admission.admit(admissionAttributes(h, 'CREATE', obj.metadata.name ?? '', obj, undefined, dryRun), h.ctx);
+  // A subresource's create is about the object its path names (the parent), not one in the body.
+  const name = h.scope.subresource === '' ? (obj.metadata.name ?? '') : h.ctx.requestInfo.name;
+  await h.admission.admit(admissionAttributes(h, 'CREATE', name, obj, undefined, dryRun), h.ctx);
   const created = await storage.create(h.ctx, obj, writeOptionsFor(opts), validatingAdmission(h, 'CREATE', dryRun));
   await respondObject(h, target, 201, created);
 };

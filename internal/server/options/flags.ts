@@ -103,6 +103,7 @@ export function parseFlags(argv: readonly string[], versionText: string): ParseR
   let parsed: Record<string, unknown>;
   try {
     parsed = parser.parseSync() as Record<string, unknown>;
+    collectRepeated(parsed, argv, (parser as unknown as { getOptions(): { array: string[] } }).getOptions().array);
     helpText = '';
   } catch (err) {
     return { kind: 'exit', code: 1, stderr: `Error: ${(err as Error).message}\n` };
@@ -116,6 +117,33 @@ export function parseFlags(argv: readonly string[], versionText: string): ParseR
   } catch (err) {
     return { kind: 'exit', code: 1, stderr: `Error: ${(err as Error).message}\n` };
   }
+}
+
+/**
+ * pflag's StringArray and StringSlice flags may be given more than once and keep every value;
+ * yargs (with duplicate-arguments-array off, so a repeated scalar flag keeps its last value, as
+ * pflag does) keeps only the last. Every option a group registers with `array: true` therefore gets
+ * all its occurrences from argv, in order, as strings (splitting on commas is the group's choice).
+ */
+function collectRepeated(parsed: Record<string, unknown>, argv: readonly string[], arrays: readonly string[]): void {
+  if (arrays.length === 0) return;
+  const names = new Set(arrays);
+  const values = new Map<string, string[]>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--') break;
+    if (!arg.startsWith('-')) continue;
+    const body = arg.replace(/^--?/, '');
+    const eq = body.indexOf('=');
+    const name = eq < 0 ? body : body.slice(0, eq);
+    if (!names.has(name)) continue;
+    const value = eq < 0 ? argv[++i] : body.slice(eq + 1);
+    if (value === undefined) continue;
+    const list = values.get(name) ?? [];
+    list.push(value);
+    values.set(name, list);
+  }
+  for (const [name, list] of values) parsed[name] = list;
 }
 
 function isStorageMediaType(v: string): v is StorageMediaType {

@@ -12,6 +12,7 @@ import { corsFlags } from './cors.js';
 import { hstsFlags } from './hsts.js';
 import { secureServingFlags } from './secure-serving.js';
 import { oidcFlags } from './oidc.js';
+import { serviceAccountFlags } from './service-account.js';
 
 /** One group of flags. */
 export interface FlagGroup<K extends keyof FlagGroupOptions = keyof FlagGroupOptions> {
@@ -38,6 +39,7 @@ export const flagGroups: readonly FlagGroup[] = [
   corsFlags,
   hstsFlags,
   authenticationFlags,
+  serviceAccountFlags,
   oidcFlags,
   authenticationWebhookFlags,
   authorizationFlags,

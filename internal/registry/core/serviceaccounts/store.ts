@@ -1,10 +1,13 @@
 /**
- * The serviceaccounts resource (core/v1), stored under /serviceaccounts/<namespace>/<name>.
- * The token subresource belongs to the authentication work and is not served here.
+ * The serviceaccounts resource (core/v1), stored under /serviceaccounts/<namespace>/<name>, and its
+ * token subresource (authentication.k8s.io/v1 TokenRequest), served when the server issues
+ * service account tokens (--service-account-issuer with --service-account-signing-key-file).
  */
 import type { ResourceModule } from '../../registration.js';
 import { GenericStore } from '../../generic/store.js';
+import type { RestStorage } from '../../interface.js';
 import { serviceAccountStrategy } from './strategy.js';
+import { TokenRequestStorage } from './token.js';
 
 /** Builds the serviceaccounts registration. */
 export const serviceAccountsModule: ResourceModule = (deps) => {
@@ -13,6 +16,8 @@ export const serviceAccountsModule: ResourceModule = (deps) => {
     serviceAccountStrategy,
     deps.storage,
   );
+  const subresources: Record<string, RestStorage> = {};
+  if (deps.serviceAccountTokens && deps.storageOf) subresources.token = new TokenRequestStorage(store, deps.serviceAccountTokens, deps.storageOf);
   return [
     {
       group: '',
@@ -20,7 +25,7 @@ export const serviceAccountsModule: ResourceModule = (deps) => {
       resource: 'serviceaccounts',
       namespaced: true,
       main: store,
-      subresources: {},
+      subresources,
       selectableFields: serviceAccountStrategy.selectableFields,
     },
   ];
