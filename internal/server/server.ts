@@ -36,6 +36,7 @@ import { startCompactor } from '../storage/etcd3/compactor.js';
 import { Etcd3Store } from '../storage/etcd3/store.js';
 import { buildChain } from './chain.js';
 import { loadServingCertificate, type ServingCertificate } from './certs.js';
+import { startEncryptionAtRest } from './encryption/encryption-at-rest.js';
 import type { HealthCheck } from './health.js';
 import type { ServerOptions } from './options/flags.js';
 
@@ -60,6 +61,9 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     certDir: options.certDir,
     bindAddress: options.bindAddress,
   });
+  const metrics = createMetrics();
+  // --encryption-provider-config: an invalid file stops the start here, before etcd is dialled.
+  const encryption = await startEncryptionAtRest(options.encryption, { log, metrics });
   // Like kube's etcd client, no cap on a response's size: a list of every pod can pass gRPC's 4 MiB
   // default, and the cache's initial list is one range.
   const client = new Etcd3({
@@ -67,7 +71,6 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     dialTimeout: 5000,
     grpcOptions: { 'grpc.max_receive_message_length': 2 ** 31 - 1, 'grpc.max_send_message_length': 2 ** 31 - 1 },
   });
-  const metrics = createMetrics();
   // Objects read from etcd get their version's defaulting, set once the registrations exist.
   let defaultStored: ((obj: KubeObject) => void) | undefined;
   const etcdStore = new Etcd3Store(client, {
@@ -75,6 +78,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     codec: codecForMediaType(options.storageMediaType),
     callTimeoutMs: options.requestTimeoutMs,
     onDecode: (obj) => defaultStored?.(obj),
+    ...(encryption ? { transformers: encryption.transformers } : {}),
   });
   // Each resource's generic store asks for its own watch cache (unless configured off).
   const watchCache = options.watchCache
@@ -142,13 +146,14 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     },
   };
   const health = {
-    healthz: [always('ping'), always('log'), etcdCheck, systemNamespacesCheck, bootstrapCheck],
-    livez: [always('ping'), always('log'), etcdCheck, systemNamespacesCheck, bootstrapCheck],
+    healthz: [always('ping'), always('log'), etcdCheck, ...(encryption?.healthChecks ?? []), systemNamespacesCheck, bootstrapCheck],
+    livez: [always('ping'), always('log'), etcdCheck, ...(encryption?.healthChecks ?? []), systemNamespacesCheck, bootstrapCheck],
     readyz: [
       always('ping'),
       always('log'),
       etcdCheck,
       { name: 'etcd-readiness', check: () => storage.readinessCheck() },
+      ...(encryption?.healthChecks ?? []),
       systemNamespacesCheck,
       bootstrapCheck,
       {
@@ -263,6 +268,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
       watchCache?.stop();
       await etcdStore.closeWatches();
       client.close();
+      encryption?.stop();
     })();
     return stopping;
   };

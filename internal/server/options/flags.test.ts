@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultAuthenticationOptions } from './authentication.js';
 import { defaultAuthorizationOptions } from './authorization.js';
+import { defaultEncryptionOptions } from './encryption.js';
 import { parseFlags } from './flags.js';
 
 const run = (args: string[]) => parseFlags(args, 'Kubernetes v1.33.0+capstan');
@@ -29,6 +30,7 @@ describe('apiserver flags', () => {
       // Every flag group's defaults.
       authentication: defaultAuthenticationOptions,
       authorization: defaultAuthorizationOptions,
+      encryption: defaultEncryptionOptions,
     });
   });
 

@@ -7,6 +7,7 @@
 import type { Argv } from 'yargs';
 import { authenticationFlags } from './authentication.js';
 import { authorizationFlags } from './authorization.js';
+import { encryptionFlags } from './encryption.js';
 
 /** One group of flags. */
 export interface FlagGroup<K extends keyof FlagGroupOptions = keyof FlagGroupOptions> {
@@ -23,4 +24,4 @@ export interface FlagGroup<K extends keyof FlagGroupOptions = keyof FlagGroupOpt
 export interface FlagGroupOptions {}
 
 /** Every group, in the order their flags appear in --help. */
-export const flagGroups: readonly FlagGroup[] = [authenticationFlags, authorizationFlags];
+export const flagGroups: readonly FlagGroup[] = [authenticationFlags, authorizationFlags, encryptionFlags];
