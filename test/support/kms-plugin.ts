@@ -25,6 +25,8 @@ export interface TestKmsPlugin {
   keyOf(keyID: string): Buffer;
   /** Opens what the plugin encrypted under keyID. */
   open(keyID: string, ciphertext: Buffer): Buffer;
+  /** Encrypts as Encrypt does, under keyID (to build values by hand). */
+  seal(keyID: string, plaintext: Buffer): Buffer;
   /** Stops serving (the socket goes away). */
   stop(): Promise<void>;
   /** Serves again on the same socket. */
@@ -63,6 +65,7 @@ export async function startKmsPlugin(socketPath: string, keyID = 'key-1'): Promi
     },
     keyOf: (id) => keys.get(id) as Buffer,
     open,
+    seal,
     async stop() {
       const s = server;
       server = undefined;
