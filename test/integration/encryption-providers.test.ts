@@ -164,5 +164,11 @@ describe('encryption at rest: providers, rotation, unreadable values', () => {
     const list = await fx.request('GET', '/api/v1/namespaces/default/secrets');
     assert.equal(list.status, 200, list.text);
     assert.equal(list.json().items.length, 5);
+    // A configuration that does not name secrets reads them as plaintext: kube's identity check refuses.
+    writeFileSync(configPath, 'apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n- resources: [configmaps]\n  providers: [{identity: {}}]\n');
+    await fx.restart();
+    const res = await fx.request('GET', '/api/v1/namespaces/default/secrets/s-kms');
+    assert.equal(res.status, 500);
+    assert.equal(res.json().message, 'Internal error occurred: identity transformer tried to read encrypted data');
   });
 });

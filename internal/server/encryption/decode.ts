@@ -9,8 +9,9 @@ import { parse as parseYaml } from 'yaml';
 import { parseGoDuration } from '../options/duration.js';
 import type { EncryptionConfiguration, KmsConfiguration, ProviderConfiguration } from './types.js';
 
-/** The API version and kind the file must have. */
+/** The API version the file must have. */
 export const encryptionConfigAPIVersion = 'apiserver.config.k8s.io/v1';
+/** The kind the file must have. */
 export const encryptionConfigKind = 'EncryptionConfiguration';
 const kmsDefaultTimeoutMs = 3000;
 const kmsDefaultCacheSize = 1000;

@@ -114,7 +114,14 @@ export async function startWatch(p: WatchStartParams): Promise<StorageWatch> {
     } else {
       chain = chain.then(() => p.prepare?.(res.events));
     }
-    const mine: Promise<void> = chain.then(() => handleResponse(res));
+    const mine: Promise<void> = chain
+      .then(() => handleResponse(res))
+      .catch((err: unknown) => {
+        // Never expected (decode errors are handled per event); end the watch rather than lose events.
+        if (stopped) return;
+        queue.push({ type: 'ERROR', error: err instanceof StorageError ? err : new StorageError('Internal', p.fullKey, String(err)) });
+        stop();
+      });
     chain = mine;
     void mine.then(() => {
       if (chain === mine) chain = undefined;
