@@ -43,6 +43,7 @@ import { buildChain } from './chain.js';
 import { loadServingCertificate, type ServingCertificate } from './certs.js';
 import { defaultSecureServingOptions } from './options/secure-serving.js';
 import { ServingTls } from './tls/serving-tls.js';
+import { startEncryptionAtRest } from './encryption/encryption-at-rest.js';
 import type { HealthCheck } from './health.js';
 import type { ServerOptions } from './options/flags.js';
 
@@ -80,6 +81,9 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     clientCAs: () => clientCAs(),
     log,
   });
+  const metrics = createMetrics();
+  // --encryption-provider-config: an invalid file stops the start here, before etcd is dialled.
+  const encryption = await startEncryptionAtRest(options.encryption, { log, metrics });
   // Like kube's etcd client, no cap on a response's size: a list of every pod can pass gRPC's 4 MiB
   // default, and the cache's initial list is one range.
   const client = new Etcd3({
@@ -87,7 +91,6 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     dialTimeout: 5000,
     grpcOptions: { 'grpc.max_receive_message_length': 2 ** 31 - 1, 'grpc.max_send_message_length': 2 ** 31 - 1 },
   });
-  const metrics = createMetrics();
   // Objects read from etcd get their version's defaulting, set once the registrations exist.
   let defaultStored: ((obj: KubeObject) => void) | undefined;
   const etcdStore = new Etcd3Store(client, {
@@ -95,6 +98,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     codec: codecForMediaType(options.storageMediaType),
     callTimeoutMs: options.requestTimeoutMs,
     onDecode: (obj) => defaultStored?.(obj),
+    ...(encryption ? { transformers: encryption.transformers } : {}),
   });
   // Each resource's generic store asks for its own watch cache (unless configured off).
   const watchCache = options.watchCache
@@ -180,13 +184,14 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     },
   };
   const health = {
-    healthz: [always('ping'), always('log'), etcdCheck, systemNamespacesCheck, bootstrapCheck],
-    livez: [always('ping'), always('log'), etcdCheck, systemNamespacesCheck, bootstrapCheck],
+    healthz: [always('ping'), always('log'), etcdCheck, ...(encryption?.healthChecks ?? []), systemNamespacesCheck, bootstrapCheck],
+    livez: [always('ping'), always('log'), etcdCheck, ...(encryption?.healthChecks ?? []), systemNamespacesCheck, bootstrapCheck],
     readyz: [
       always('ping'),
       always('log'),
       etcdCheck,
       { name: 'etcd-readiness', check: () => storage.readinessCheck() },
+      ...(encryption?.healthChecks ?? []),
       systemNamespacesCheck,
       bootstrapCheck,
       {
@@ -319,6 +324,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
       watchCache?.stop();
       await etcdStore.closeWatches();
       client.close();
+      encryption?.stop();
     })();
     return stopping;
   };

@@ -23,6 +23,11 @@ export type StorageErrorCode =
   | 'Unreachable'
   /** Stored bytes could not be decoded. */
   | 'Corrupt'
+  /**
+   * The store failed in a way the client cannot fix, e.g. a value it cannot decrypt or encrypt
+   * (kube's storage.InternalError): a 500 InternalError with the message as its reason.
+   */
+  | 'Internal'
   /** The watch cache is (re)initializing and cannot serve this request yet; try again shortly. */
   | 'Initializing';
 

@@ -38,6 +38,7 @@ export function interpretStorageError(err: unknown, gr: GroupResource, name: str
     case 'Unreachable':
       return newServerTimeout(gr, operation, 2);
     case 'Corrupt':
+    case 'Internal':
       return newInternalError(err.message);
     case 'Initializing':
       return newTooManyRequests(err.message, 1);

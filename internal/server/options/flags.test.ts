@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { defaultAuthenticationOptions } from './authentication.js';
 import { defaultAuthorizationOptions } from './authorization.js';
 import { defaultCorsOptions } from './cors.js';
+import { defaultEncryptionOptions } from './encryption.js';
 import { parseFlags } from './flags.js';
 import { defaultHstsOptions } from './hsts.js';
 import { defaultSecureServingOptions } from './secure-serving.js';
@@ -34,6 +35,7 @@ describe('apiserver flags', () => {
       hsts: defaultHstsOptions,
       authentication: defaultAuthenticationOptions,
       authorization: defaultAuthorizationOptions,
+      encryption: defaultEncryptionOptions,
     });
   });
 

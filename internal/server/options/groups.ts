@@ -13,6 +13,7 @@ import { hstsFlags } from './hsts.js';
 import { secureServingFlags } from './secure-serving.js';
 import { oidcFlags } from './oidc.js';
 import { serviceAccountFlags } from './service-account.js';
+import { encryptionFlags } from './encryption.js';
 
 /** One group of flags. */
 export interface FlagGroup<K extends keyof FlagGroupOptions = keyof FlagGroupOptions> {
@@ -43,4 +44,5 @@ export const flagGroups: readonly FlagGroup[] = [
   oidcFlags,
   authenticationWebhookFlags,
   authorizationFlags,
+  encryptionFlags,
 ];

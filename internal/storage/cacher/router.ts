@@ -69,7 +69,9 @@ export class WatchCacheStorage implements Storage {
   ) {}
 
   forResource(gr: GroupResource, keyPrefix: string): Storage {
-    if (!cacheEnabledFor(this.config, gr)) return this.source;
+    // The resource's own view of the store (its encryption at rest), under its cache or alone.
+    const source = (this.source.forResource?.(gr, keyPrefix) ?? this.source) as CacheSource;
+    if (!cacheEnabledFor(this.config, gr)) return source;
     let c = this.cachers.get(keyPrefix);
     if (!c) {
       const name = groupResourceName(gr);
@@ -77,7 +79,7 @@ export class WatchCacheStorage implements Storage {
       const indexedField = indexedFields.get(name);
       c = new Cacher({
         keyPrefix,
-        source: this.source,
+        source,
         ...(indexedField ? { indexedField } : {}),
         ...(m
           ? {

@@ -19,6 +19,9 @@ import type {
   Storage,
   StorageWatch,
 } from '../interface.js';
+import { identityReadEncryptedMessage, isEncryptedValue } from '../value/identity.js';
+import { errorMessage } from '../value/interface.js';
+import type { GroupResource, TransformerSlot, TransformerSource } from '../value/resource-transformers.js';
 import { interpretEtcdError, isCompacted, isFutureRevision } from './errors.js';
 import { parseResourceVersion, prefixEnd } from './revision.js';
 import { startWatch } from './watcher.js';
@@ -47,12 +50,26 @@ export interface Etcd3StoreOptions {
    * storage, so fields added by newer defaulting, or lost by an encoding, are filled in). Mutates obj.
    */
   readonly onDecode?: (obj: KubeObject) => void;
+  /**
+   * Encryption at rest: each resource's value transformer (--encryption-provider-config).
+   * Without it every value is stored as it is, and one that carries an encryption prefix is
+   * refused on read (kube's identity transformer).
+   */
+  readonly transformers?: TransformerSource;
 }
 
 interface Current {
   readonly obj: KubeObject | undefined;
+  /** The plaintext (decrypted) bytes of obj. */
   readonly data: Buffer | undefined;
   readonly rev: bigint;
+  /** Written by a provider or key that no longer writes: an update rewrites it even if unchanged. */
+  readonly stale: boolean;
+}
+
+/** A value the store cannot transform: kube's InternalError, naming the key in lists and watches. */
+function transformFailed(key: string, why: string, withKey: boolean): StorageError {
+  return new StorageError('Internal', key, withKey ? `unable to transform key ${JSON.stringify(key)}: ${why}` : why);
 }
 
 /** Storage backed by etcd through the etcd3 client. Stateless apart from the client. */
@@ -62,16 +79,38 @@ export class Etcd3Store implements Storage {
   private readonly callTimeoutMs: number;
   private readonly bookmarkIntervalMs: number | undefined;
   private readonly onDecode: ((obj: KubeObject) => void) | undefined;
+  /** This resource's transformer (views made by forResource); undefined on the root store. */
+  private readonly slot: TransformerSlot | undefined;
+  /** The per-resource views of the root store, by key prefix. */
+  private readonly views = new Map<string, Etcd3Store>();
 
+  /** slot is internal: forResource gives each resource a view of the store with its transformer. */
   constructor(
     private readonly client: Etcd3,
-    options: Etcd3StoreOptions,
+    private readonly options: Etcd3StoreOptions,
+    slot?: TransformerSlot,
   ) {
     this.prefix = options.prefix.replace(/\/+$/, '');
     this.codec = options.codec;
     this.callTimeoutMs = options.callTimeoutMs ?? 60_000;
     this.bookmarkIntervalMs = options.bookmarkIntervalMs;
     this.onDecode = options.onDecode;
+    this.slot = slot;
+  }
+
+  /**
+   * The store as one resource uses it: with encryption at rest, a view whose values go through
+   * the resource's transformer (the same view for the same key prefix); otherwise this store.
+   */
+  forResource(gr: GroupResource, keyPrefix: string): Etcd3Store {
+    const source = this.options.transformers;
+    if (!source || this.slot) return this;
+    let view = this.views.get(keyPrefix);
+    if (!view) {
+      view = new Etcd3Store(this.client, this.options, source.slotFor(gr));
+      this.views.set(keyPrefix, view);
+    }
+    return view;
   }
 
   private fullKey(key: string): string {
@@ -82,12 +121,64 @@ export class Etcd3Store implements Storage {
     return { deadline: new Date(Date.now() + this.callTimeoutMs) };
   }
 
-  private decode(kv: IKeyValue): KubeObject {
+  /**
+   * The object in kv. withKey: a transform failure names the key (kube does so in lists and
+   * watches; a get names only the reason).
+   */
+  private decode(kv: IKeyValue, withKey = false): KubeObject {
     const key = kv.key.toString();
-    const obj = this.codec.decode(key, kv.value);
+    const obj = this.codec.decode(key, this.plaintext(kv.value, key, withKey));
     this.onDecode?.(obj);
     obj.metadata.resourceVersion = kv.mod_revision;
     return obj;
+  }
+
+  /** The plaintext of a stored value (the value itself without encryption: no copy). */
+  private plaintext(value: Buffer, key: string, withKey: boolean): Buffer {
+    const t = this.slot?.current;
+    if (t === undefined) {
+      if (isEncryptedValue(value)) throw transformFailed(key, identityReadEncryptedMessage, withKey);
+      return value;
+    }
+    try {
+      return t.fromStorage(value, key).data;
+    } catch (err) {
+      throw transformFailed(key, errorMessage(err), withKey);
+    }
+  }
+
+  /** The bytes to store for plaintext data under key; throws Internal when encryption fails. */
+  private seal(data: Buffer, key: string): Buffer {
+    const t = this.slot?.current;
+    if (t === undefined) return data;
+    try {
+      return t.toStorage(data, key);
+    } catch (err) {
+      throw new StorageError('Internal', key, errorMessage(err));
+    }
+  }
+
+  /**
+   * Fetches what reading these values needs from outside (KMS data keys not cached yet); undefined
+   * (no promise) when nothing is needed, which is always the case without KMS.
+   */
+  private prepare(kvs: readonly IKeyValue[]): Promise<void> | undefined {
+    const t = this.slot?.current;
+    if (t?.prepareRead === undefined || kvs.length === 0) return undefined;
+    const values: Buffer[] = [];
+    for (const kv of kvs) values.push(kv.value);
+    return t.prepareRead(values);
+  }
+
+  /** Prepares a watch response's values (current and previous) for reading. */
+  private prepareEvents(kvs: ReadonlyArray<{ kv: IKeyValue; prev_kv?: IKeyValue }>): Promise<void> | undefined {
+    if (this.slot?.current?.prepareRead === undefined) return undefined;
+    const all: IKeyValue[] = [];
+    for (const ev of kvs) {
+      all.push(ev.kv);
+      if (ev.prev_kv) all.push(ev.prev_kv);
+    }
+    return this.prepare(all);
   }
 
   private async range(key: string, extra: { rangeEnd?: Buffer; limit?: number; revision?: bigint; countOnly?: boolean } = {}): Promise<IRangeResponse> {
@@ -127,14 +218,34 @@ export class Etcd3Store implements Storage {
     }
   }
 
-  private currentFromRange(res: IRangeResponse | undefined): Current {
+  private async currentFromRange(res: IRangeResponse | undefined): Promise<Current> {
     const kv = res?.kvs[0];
-    if (!kv) return { obj: undefined, data: undefined, rev: 0n };
-    return { obj: this.decode(kv), data: kv.value, rev: BigInt(kv.mod_revision) };
+    if (!kv) return { obj: undefined, data: undefined, rev: 0n, stale: false };
+    const pending = this.prepare(res.kvs);
+    if (pending) await pending;
+    const key = kv.key.toString();
+    const t = this.slot?.current;
+    let data = kv.value;
+    let stale = false;
+    if (t === undefined) {
+      if (isEncryptedValue(data)) throw transformFailed(key, identityReadEncryptedMessage, false);
+    } else {
+      try {
+        const r = t.fromStorage(kv.value, key);
+        data = r.data;
+        stale = r.stale;
+      } catch (err) {
+        throw transformFailed(key, errorMessage(err), false);
+      }
+    }
+    const obj = this.codec.decode(key, data);
+    this.onDecode?.(obj);
+    obj.metadata.resourceVersion = kv.mod_revision;
+    return { obj, data, rev: BigInt(kv.mod_revision), stale };
   }
 
   private async readCurrent(key: string): Promise<Current> {
-    return this.currentFromRange(await this.range(key));
+    return await this.currentFromRange(await this.range(key));
   }
 
   async create(key: string, obj: KubeObject): Promise<KubeObject> {
@@ -143,7 +254,7 @@ export class Etcd3Store implements Storage {
       throw new StorageError('InvalidArgument', full, 'resourceVersion should not be set on objects to be created');
     }
     const data = this.codec.encode(obj);
-    const res = await this.txn(full, 0n, 'put', data);
+    const res = await this.txn(full, 0n, 'put', this.seal(data, full));
     if (!res.succeeded) throw new StorageError('KeyExists', full, `key ${full} already exists`);
     const out = this.codec.decode(full, data);
     this.onDecode?.(out);
@@ -160,6 +271,8 @@ export class Etcd3Store implements Storage {
     }
     const kv = res.kvs[0];
     if (!kv) throw new StorageError('NotFound', full, `key ${full} not found`);
+    const pending = this.prepare(res.kvs);
+    if (pending) await pending;
     return this.decode(kv);
   }
 
@@ -223,13 +336,15 @@ export class Etcd3Store implements Storage {
       if (res.kvs.length === 0 && res.more) {
         throw new StorageError('Unreachable', full, 'no results were found, but etcd indicated there were more values remaining');
       }
+      const pending = this.prepare(res.kvs);
+      if (pending) await pending;
       for (const kv of res.kvs) {
         if (paging && items.length >= limit) {
           hasMore = true;
           break;
         }
         lastKey = kv.key.toString();
-        const obj = this.decode(kv);
+        const obj = this.decode(kv, true);
         if (pred.everything || pred.matches(obj)) {
           items.push(obj);
           keys.push(lastKey.slice(this.prefix.length));
@@ -269,7 +384,9 @@ export class Etcd3Store implements Storage {
     const keys: string[] = [];
     const kv = res.kvs[0];
     if (kv) {
-      const obj = this.decode(kv);
+      const pending = this.prepare(res.kvs);
+      if (pending) await pending;
+      const obj = this.decode(kv, true);
       if (matches(obj)) {
         items.push(obj);
         keys.push(full.slice(this.prefix.length));
@@ -295,7 +412,7 @@ export class Etcd3Store implements Storage {
     let fromCache = false;
     if (opts.cachedExisting?.metadata.resourceVersion) {
       const cached = opts.cachedExisting;
-      current = { obj: structuredClone(cached), data: this.codec.encode(cached), rev: BigInt(cached.metadata.resourceVersion as string) };
+      current = { obj: structuredClone(cached), data: this.codec.encode(cached), rev: BigInt(cached.metadata.resourceVersion as string), stale: false };
       fromCache = true;
     } else {
       current = await this.readCurrent(full);
@@ -328,7 +445,8 @@ export class Etcd3Store implements Storage {
         throw err;
       }
       const data = this.codec.encode(updated);
-      if (current.obj && current.data && data.equals(current.data)) {
+      // A stale value is rewritten even when unchanged: that is how a key rotation reaches it.
+      if (current.obj && current.data && !current.stale && data.equals(current.data)) {
         if (fromCache) {
           current = await this.readCurrent(full);
           fromCache = false;
@@ -336,9 +454,9 @@ export class Etcd3Store implements Storage {
         }
         return current.obj;
       }
-      const res = await this.txn(full, current.rev, 'put', data);
+      const res = await this.txn(full, current.rev, 'put', this.seal(data, full));
       if (!res.succeeded) {
-        current = this.currentFromRange(res.responses[0]?.response_range);
+        current = await this.currentFromRange(res.responses[0]?.response_range);
         fromCache = false;
         continue;
       }
@@ -356,6 +474,7 @@ export class Etcd3Store implements Storage {
           obj: structuredClone(opts.cachedExisting),
           data: undefined,
           rev: BigInt(opts.cachedExisting.metadata.resourceVersion),
+          stale: false,
         }
       : await this.readCurrent(full);
     let fromCache = Boolean(opts.cachedExisting?.metadata.resourceVersion);
@@ -374,7 +493,7 @@ export class Etcd3Store implements Storage {
       }
       const res = await this.txn(full, current.rev, 'delete');
       if (!res.succeeded) {
-        current = this.currentFromRange(res.responses[0]?.response_range);
+        current = await this.currentFromRange(res.responses[0]?.response_range);
         fromCache = false;
         continue;
       }
@@ -394,7 +513,8 @@ export class Etcd3Store implements Storage {
       fullKey: full,
       keyPrefix,
       opts,
-      decode: (kv) => this.decode(kv),
+      decode: (kv) => this.decode(kv, true),
+      prepare: (events) => this.prepareEvents(events),
       relativeKey: (kv) => kv.key.toString().slice(this.prefix.length),
       checkRevisionAvailable: (rev) => this.checkRevisionAvailable(full, rev),
       ...(this.bookmarkIntervalMs ? { bookmarkIntervalMs: this.bookmarkIntervalMs } : {}),
@@ -422,6 +542,7 @@ export class Etcd3Store implements Storage {
    * process alive) a watch stream that breaks under a watcher it still has.
    */
   async closeWatches(timeoutMs = 2000): Promise<void> {
+    if (this.views.size > 0) await Promise.all([...this.views.values()].map((v) => v.closeWatches(timeoutMs)));
     for (const w of [...this.liveWatchers]) this.watchTracker.cancelled(w, w.cancel().catch(() => undefined));
     if (this.cancelling.size === 0) return;
     let timer: NodeJS.Timeout | undefined;

@@ -31,6 +31,11 @@ export interface WatchStartParams {
   readonly keyPrefix: string;
   readonly opts: ListOptions;
   readonly decode: (kv: IKeyValue) => KubeObject;
+  /**
+   * Fetches what decoding a response's values needs from outside the process (KMS data keys);
+   * undefined when nothing is needed. Events stay in order: later responses wait for it.
+   */
+  readonly prepare?: (events: ReadonlyArray<{ kv: IKeyValue; prev_kv?: IKeyValue }>) => Promise<void> | undefined;
   /** The key of kv as given to the store (without its prefix). */
   readonly relativeKey: (kv: IKeyValue) => string;
   readonly checkRevisionAvailable: (revision: bigint) => Promise<void>;
@@ -95,7 +100,34 @@ export async function startWatch(p: WatchStartParams): Promise<StorageWatch> {
   };
   queue.onConsumerDone(stop);
 
+  // Responses waiting for their values to be prepared (KMS data keys being fetched), in order.
+  let chain: Promise<void> | undefined;
   const onResponse = (res: IWatchResponse): void => {
+    if (stopped) return;
+    if (chain === undefined) {
+      const pending = p.prepare?.(res.events);
+      if (pending === undefined) {
+        handleResponse(res);
+        return;
+      }
+      chain = pending;
+    } else {
+      chain = chain.then(() => p.prepare?.(res.events));
+    }
+    const mine: Promise<void> = chain
+      .then(() => handleResponse(res))
+      .catch((err: unknown) => {
+        // Never expected (decode errors are handled per event); end the watch rather than lose events.
+        if (stopped) return;
+        queue.push({ type: 'ERROR', error: err instanceof StorageError ? err : new StorageError('Internal', p.fullKey, String(err)) });
+        stop();
+      });
+    chain = mine;
+    void mine.then(() => {
+      if (chain === mine) chain = undefined;
+    });
+  };
+  const handleResponse = (res: IWatchResponse): void => {
     if (stopped) return;
     for (const ev of res.events) {
       let out: StorageWatchEvent | undefined;
