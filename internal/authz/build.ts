@@ -9,6 +9,8 @@ import type { RestStorage } from '../registry/interface.js';
 import { defaultAuthorizationOptions, type AuthorizationMode, type AuthorizationOptions } from '../server/options/authorization.js';
 import { alwaysAllow, alwaysDeny } from './always.js';
 import type { Authorizer, RuleAuthorizer } from './interface.js';
+import { RbacPolicy } from './rbac/policy-cache.js';
+import type { RbacPolicyHandle } from './rbac/types.js';
 import { UnionAuthorizer } from './union.js';
 
 /** What authorizers may use of the running server. */
@@ -27,10 +29,18 @@ export interface BuiltAuthorization {
   readonly ready: Promise<void>;
   /** Stops informers and caches. */
   stop(): void;
+  /**
+   * RBAC's policy whenever the rbac.authorization.k8s.io resources are served, whatever the modes:
+   * the escalation check and the bootstrap roles work in every mode, as in kube.
+   */
+  readonly rbac?: RbacPolicyHandle;
 }
 
-function build(mode: AuthorizationMode): Authorizer {
+function build(mode: AuthorizationMode, rbac: RbacPolicy | undefined): Authorizer {
   switch (mode) {
+    case 'RBAC':
+      if (!rbac) throw new Error('--authorization-mode=RBAC needs the rbac.authorization.k8s.io resources');
+      return rbac.authorizer;
     case 'AlwaysAllow':
       return alwaysAllow;
     case 'AlwaysDeny':
@@ -41,8 +51,14 @@ function build(mode: AuthorizationMode): Authorizer {
 }
 
 /** Builds the authorizers for options (undefined: every flag's default). */
-export async function buildAuthorization(options: AuthorizationOptions | undefined, _deps: AuthorizationDeps): Promise<BuiltAuthorization> {
+export async function buildAuthorization(options: AuthorizationOptions | undefined, deps: AuthorizationDeps): Promise<BuiltAuthorization> {
   const opts = options ?? defaultAuthorizationOptions;
-  const members = opts.modes.map(build);
-  return { authorizer: new UnionAuthorizer(members), ready: Promise.resolve(), stop: () => undefined };
+  const rbac = RbacPolicy.start(deps);
+  const members = opts.modes.map((m) => build(m, rbac));
+  return {
+    authorizer: new UnionAuthorizer(members),
+    ready: rbac?.ready ?? Promise.resolve(),
+    stop: () => rbac?.stop(),
+    ...(rbac ? { rbac } : {}),
+  };
 }

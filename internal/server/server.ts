@@ -11,6 +11,7 @@ import { Etcd3 } from 'etcd3';
 import { AdmissionChain } from '../admission/chain.js';
 import { NamespaceLifecycle } from '../admission/plugins/namespace-lifecycle/plugin.js';
 import { hasReason } from '../apierrors/status-error.js';
+import { ClusterRoleAggregationController } from '../controllers/clusterrole-aggregation.js';
 import { NamespaceController } from '../controllers/namespace/controller.js';
 import { chooseAdvertiseAddress, keepKubernetesService, reconcileKubernetesService } from '../controllers/kubernetes-service.js';
 import { ensureSystemNamespaces, keepSystemNamespaces } from '../controllers/system-namespaces.js';
@@ -27,6 +28,7 @@ import { ClusterIPAllocator } from '../registry/core/services/ip-allocator.js';
 import type { RestStorage } from '../registry/interface.js';
 import type { ResourceRegistration, SecurityHandles } from '../registry/registration.js';
 import { buildAuthentication } from '../authn/build.js';
+import { UnionAuthenticator } from '../authn/union.js';
 import { buildAuthorization } from '../authz/build.js';
 import { internalContext } from '../request/context.js';
 import { WatchCacheStorage } from '../storage/cacher/router.js';
@@ -44,7 +46,7 @@ export interface RunningServer {
   /** The port actually bound (useful when --secure-port was chosen by the caller as free). */
   readonly port: number;
   readonly certificate: ServingCertificate;
-  /** Resolves once the system namespaces exist (readyz turns ready). */
+  /** Resolves once the system namespaces exist and the authorizers have loaded their policy (readyz turns ready). */
   readonly ready: Promise<void>;
   /** The server's Prometheus metrics (also served at /metrics). */
   readonly metrics: ServerMetrics;
@@ -141,9 +143,21 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
       if (!bootstrapReady) throw new Error('not finished');
     },
   };
+  // kube's RBAC post-start hook: the bootstrap roles have been reconciled since this start.
+  const rbacPolicy = security.authorization.rbac;
+  const rbacChecks: HealthCheck[] = rbacPolicy
+    ? [
+        {
+          name: 'poststarthook/rbac/bootstrap-roles',
+          check: () => {
+            if (!rbacPolicy.bootstrapped()) throw new Error('not finished');
+          },
+        },
+      ]
+    : [];
   const health = {
-    healthz: [always('ping'), always('log'), etcdCheck, systemNamespacesCheck, bootstrapCheck],
-    livez: [always('ping'), always('log'), etcdCheck, systemNamespacesCheck, bootstrapCheck],
+    healthz: [always('ping'), always('log'), etcdCheck, systemNamespacesCheck, bootstrapCheck, ...rbacChecks],
+    livez: [always('ping'), always('log'), etcdCheck, systemNamespacesCheck, bootstrapCheck, ...rbacChecks],
     readyz: [
       always('ping'),
       always('log'),
@@ -151,6 +165,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
       { name: 'etcd-readiness', check: () => storage.readinessCheck() },
       systemNamespacesCheck,
       bootstrapCheck,
+      ...rbacChecks,
       {
         name: 'shutdown',
         check: () => {
@@ -171,7 +186,9 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     requestTimeoutMs: options.requestTimeoutMs,
     log,
     metrics,
-    authenticator: security.authentication.authenticator,
+    authenticator: options.testAuthenticator
+      ? new UnionAuthenticator([options.testAuthenticator, security.authentication.authenticator])
+      : security.authentication.authenticator,
     authorizer: security.authorization.authorizer,
   });
   // Client certificates are asked for when a method uses them, and judged by the authenticators
@@ -217,6 +234,9 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     log,
   });
   namespaceController.start();
+  const clusterRoleStorage = storageOf('rbac.authorization.k8s.io', 'clusterroles');
+  const aggregationController = clusterRoleStorage ? new ClusterRoleAggregationController({ storage: clusterRoleStorage, log }) : undefined;
+  aggregationController?.start();
   const serviceStorage = registrations.find((r) => r.group === '' && r.resource === 'services')?.main as RestStorage;
   const endpointsStorage = registrations.find((r) => r.group === '' && r.resource === 'endpoints')?.main as RestStorage;
   const kubernetesService = {
@@ -237,7 +257,9 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     .then(() => {
       bootstrapReady = true;
       if (!shuttingDown) stopKeepingService = keepKubernetesService(serviceStorage, endpointsStorage, kubernetesService, log);
-    });
+    })
+    // Authorization is ready once RBAC's informers have synced and its bootstrap roles exist.
+    .then(() => security.authorization?.ready);
   const stopKeeping = keepSystemNamespaces(namespaceStorage, log);
 
   let stopping: Promise<void> | undefined;
@@ -249,6 +271,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
       stopKeeping();
       stopKeepingService();
       namespaceController.stop();
+      aggregationController?.stop();
       compactor.stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();

@@ -5,6 +5,7 @@
  */
 import { isIP } from 'node:net';
 import yargs from 'yargs';
+import type { Authenticator } from '../../authn/interface.js';
 import { parseServiceCIDR } from '../../registry/core/services/ip-allocator.js';
 import { storageMediaTypes, type StorageMediaType } from '../../storage/codec.js';
 import { formatGoDuration } from './duration.js';
@@ -33,6 +34,11 @@ export interface ServerOptions extends FlagGroupOptions {
    * enough to fall out of. Production uses kube's values (see internal/storage/cacher).
    */
   readonly watchCacheTuning?: { readonly minWindow?: number; readonly maxWindow?: number; readonly maxBufferedEvents?: number; readonly bookmarkIntervalMs?: number };
+  /**
+   * Not a flag: an authenticator asked before the configured ones, for tests that need users and
+   * groups of their choosing. The command line never sets it.
+   */
+  readonly testAuthenticator?: Authenticator;
   readonly securePort: number;
   readonly bindAddress: string;
   readonly certDir: string;
