@@ -10,30 +10,44 @@ import type { UserInfo } from '../../request/context.js';
 import { goQuote } from '../../validation/field-error.js';
 import type { AuthorizationAttributes, AuthorizationDecision, NonResourceRuleInfo, ResourceRuleInfo, RuleAuthorizer, RulesResult } from '../interface.js';
 import { missingRoleMessage, type RbacIndex } from './index.js';
-import type { IndexedBinding } from './subject-index.js';
-import { describeSubject, firstApplyingSubject } from './subjects.js';
-import { aggregateMessage } from './types.js';
+import { firstSubjectNaming, type IndexedBinding } from './subject-index.js';
+import { describeSubject } from './subjects.js';
+import { aggregateMessage, type Subject } from './types.js';
 
 const noOpinion: AuthorizationDecision = Object.freeze({ decision: 'NoOpinion', reason: '' });
 
-/** kube's clusterRoleBindingDescriber / roleBindingDescriber for the subject that named user. */
-export function describeBinding(b: IndexedBinding, user: UserInfo): string {
-  const subject = firstApplyingSubject(user, b.subjects, b.namespace);
-  const to = subject ? describeSubject(subject, b.namespace) : '';
+/** kube's clusterRoleBindingDescriber / roleBindingDescriber for the binding's subject s. */
+export function describeBinding(b: IndexedBinding, s: Subject): string {
   const name = b.kind === 'RoleBinding' ? `${b.name}/${b.namespace}` : b.name;
-  return `${b.kind} ${goQuote(name)} of ${b.roleRef.kind} ${goQuote(b.roleRef.name)} to ${to}`;
+  return `${b.kind} ${goQuote(name)} of ${b.roleRef.kind} ${goQuote(b.roleRef.name)} to ${describeSubject(s, b.namespace)}`;
+}
+
+/** The Allow decision through b for user (the first of b's subjects naming user), built once per subject. */
+function allowedThrough(b: IndexedBinding, user: UserInfo): AuthorizationDecision {
+  // b was found through one of its subjects, so one names user.
+  const i = Math.max(0, firstSubjectNaming(b, user));
+  const cached = b.allowed[i];
+  if (cached) return cached;
+  const subject = b.subjects[i] as Subject;
+  const decision: AuthorizationDecision = Object.freeze({ decision: 'Allow', reason: `RBAC: allowed by ${describeBinding(b, subject)}` });
+  b.allowed[i] = decision;
+  return decision;
 }
 
 /** The RBAC mode over an index kept current by informers. */
 export class RbacAuthorizer implements RuleAuthorizer {
   readonly name = 'RBAC';
 
+  // Reused by every decision (they run synchronously, one at a time), so none allocates a list.
+  private readonly missing: IndexedBinding[] = [];
+
   constructor(private readonly index: RbacIndex) {}
 
   authorize(attrs: AuthorizationAttributes): AuthorizationDecision {
-    const missing: IndexedBinding[] = [];
+    const missing = this.missing;
+    missing.length = 0;
     const b = this.index.findAllowing(attrs, missing);
-    if (b) return { decision: 'Allow', reason: `RBAC: allowed by ${describeBinding(b, attrs.user)}` };
+    if (b) return allowedThrough(b, attrs.user);
     if (missing.length === 0) return noOpinion;
     return { decision: 'NoOpinion', reason: `RBAC: ${aggregateMessage(missing.map((m) => missingRoleMessage(m.roleRef)))}` };
   }

@@ -10,12 +10,17 @@ import type { UserInfo } from '../../request/context.js';
 import { goQuote } from '../../validation/field-error.js';
 import type { AuthorizationAttributes } from '../interface.js';
 import { rulesAllow, type PolicyRule } from '../rules.js';
-import { compileRules } from './compiled-role.js';
-import { SubjectIndex, type IndexedBinding } from './subject-index.js';
+import { compileRole, rulesForVerb } from './compiled-role.js';
+import { SubjectIndex, type IndexedBinding, type RoleSlot } from './subject-index.js';
+import { subjectUsername } from './subjects.js';
 import type { BindingObject, PolicyRulesResult, RbacRuleResolver, RoleRef, Subject } from './types.js';
 
-function keyOf(namespace: string, name: string): string {
-  return namespace ? `${namespace}/${name}` : name;
+/** The slot key of a role reference made from a binding in bindingNamespace ('' for cluster bindings). */
+function slotKey(kind: string, name: string, bindingNamespace: string): string {
+  if (kind === 'ClusterRole') return `ClusterRole/${name}`;
+  // A Role is looked up in the binding's namespace; from a cluster binding it never resolves.
+  if (kind === 'Role' && bindingNamespace) return `Role/${bindingNamespace}/${name}`;
+  return `unresolvable/${kind}/${bindingNamespace}/${name}`;
 }
 
 function toSubjects(raw: unknown): readonly Subject[] {
@@ -43,25 +48,25 @@ export function missingRoleMessage(ref: RoleRef): string {
 
 /** The policy in memory. Mutated only by the set/delete methods (informer handlers). */
 export class RbacIndex implements RbacRuleResolver {
-  private readonly clusterRoles = new Map<string, readonly PolicyRule[]>();
-  private readonly roles = new Map<string, readonly PolicyRule[]>();
+  private readonly slots = new Map<string, RoleSlot>();
   private readonly cluster = new SubjectIndex();
   private readonly namespaces = new Map<string, SubjectIndex>();
   private readonly bindings = new Map<string, IndexedBinding>();
 
   /** Stores (or replaces) a Role's or ClusterRole's rules, compiled. */
   setRole(obj: KubeObject): void {
-    const ns = obj.metadata.namespace ?? '';
-    const rules = compileRules((obj as { rules?: unknown }).rules);
-    if (ns) this.roles.set(keyOf(ns, obj.metadata.name ?? ''), rules);
-    else this.clusterRoles.set(obj.metadata.name ?? '', rules);
+    const slot = this.acquire(this.roleSlotKey(obj), false);
+    if (!slot.role) slot.refs++;
+    slot.role = compileRole((obj as { rules?: unknown }).rules);
   }
 
   /** Forgets a Role or ClusterRole. */
   deleteRole(obj: KubeObject): void {
-    const ns = obj.metadata.namespace ?? '';
-    if (ns) this.roles.delete(keyOf(ns, obj.metadata.name ?? ''));
-    else this.clusterRoles.delete(obj.metadata.name ?? '');
+    const key = this.roleSlotKey(obj);
+    const slot = this.slots.get(key);
+    if (!slot?.role) return;
+    slot.role = undefined;
+    this.release(key, slot);
   }
 
   /** Indexes (or re-indexes) a RoleBinding or ClusterRoleBinding. */
@@ -71,13 +76,16 @@ export class RbacIndex implements RbacRuleResolver {
     const b = obj as BindingObject;
     const ref = b.roleRef ?? { apiGroup: '', kind: '', name: '' };
     const roleRef: RoleRef = Object.freeze({ apiGroup: String(ref.apiGroup ?? ''), kind: String(ref.kind ?? ''), name: String(ref.name ?? '') });
+    const subjects = toSubjects(b.subjects);
     const entry: IndexedBinding = Object.freeze({
       kind: ns ? 'RoleBinding' : 'ClusterRoleBinding',
       name: obj.metadata.name ?? '',
       namespace: ns,
       roleRef,
-      roleKey: roleRef.kind === 'Role' ? keyOf(ns, roleRef.name) : roleRef.name,
-      subjects: toSubjects(b.subjects),
+      slot: this.acquire(slotKey(roleRef.kind, roleRef.name, ns), true),
+      subjects,
+      subjectUsers: Object.freeze(subjects.map((s) => subjectUsername(s, ns))),
+      allowed: [],
     });
     this.bindings.set(this.bindingKey(obj), entry);
     this.scope(ns, true)?.add(entry);
@@ -89,6 +97,7 @@ export class RbacIndex implements RbacRuleResolver {
     const old = this.bindings.get(key);
     if (!old) return;
     this.bindings.delete(key);
+    this.release(slotKey(old.roleRef.kind, old.roleRef.name, old.namespace), old.slot);
     const scope = this.scope(old.namespace, false);
     if (!scope) return;
     scope.remove(old);
@@ -97,9 +106,7 @@ export class RbacIndex implements RbacRuleResolver {
 
   /** The rules of the role b references, undefined when that role does not exist (yet). */
   rulesOf(b: IndexedBinding): readonly PolicyRule[] | undefined {
-    if (b.roleRef.kind === 'ClusterRole') return this.clusterRoles.get(b.roleKey);
-    if (b.roleRef.kind === 'Role' && b.namespace) return this.roles.get(b.roleKey);
-    return undefined;
+    return b.slot.role?.rules;
   }
 
   /**
@@ -156,11 +163,33 @@ export class RbacIndex implements RbacRuleResolver {
   private firstAllowing(list: readonly IndexedBinding[], attrs: AuthorizationAttributes, missing: IndexedBinding[]): IndexedBinding | undefined {
     for (let i = 0; i < list.length; i++) {
       const b = list[i] as IndexedBinding;
-      const rules = this.rulesOf(b);
-      if (!rules) missing.push(b);
-      else if (rulesAllow(attrs, rules)) return b;
+      const role = b.slot.role;
+      if (!role) missing.push(b);
+      else if (rulesAllow(attrs, rulesForVerb(role, attrs.verb))) return b;
     }
     return undefined;
+  }
+
+  private roleSlotKey(obj: KubeObject): string {
+    const ns = obj.metadata.namespace ?? '';
+    return ns ? `Role/${ns}/${obj.metadata.name ?? ''}` : `ClusterRole/${obj.metadata.name ?? ''}`;
+  }
+
+  /** The slot under key, created when missing; counts a holder when binding is true. */
+  private acquire(key: string, binding: boolean): RoleSlot {
+    let slot = this.slots.get(key);
+    if (!slot) {
+      slot = { role: undefined, refs: 0 };
+      this.slots.set(key, slot);
+    }
+    if (binding) slot.refs++;
+    return slot;
+  }
+
+  /** Drops one holder of the slot under key; forgets the slot when nothing holds it. */
+  private release(key: string, slot: RoleSlot): void {
+    slot.refs--;
+    if (slot.refs <= 0 && this.slots.get(key) === slot) this.slots.delete(key);
   }
 
   private bindingKey(obj: KubeObject): string {

@@ -1,11 +1,10 @@
 /**
- * Which users a binding's subjects name (kube's appliesTo): a User subject by name, a Group
- * subject by membership, a ServiceAccount subject the user system:serviceaccount:<ns>:<name>
- * (a RoleBinding's subject without a namespace means the binding's own). Also kube's wording of a
- * subject in the authorizer's reasons.
+ * Which user a binding's subject names (kube's appliesTo): a User subject by name, a
+ * ServiceAccount subject the user system:serviceaccount:<ns>:<name> (a RoleBinding's subject
+ * without a namespace means the binding's own); Group subjects name groups. Also kube's wording of
+ * a subject in the authorizer's reasons.
  */
 import { goQuote } from '../../validation/field-error.js';
-import type { UserInfo } from '../../request/context.js';
 import type { Subject } from './types.js';
 
 /** The prefix of every service account's user name. */
@@ -25,26 +24,6 @@ export function subjectUsername(s: Subject, bindingNamespace: string): string | 
   if (s.kind !== 'ServiceAccount') return undefined;
   const ns = s.namespace || bindingNamespace;
   return ns ? serviceAccountUsername(ns, s.name) : undefined;
-}
-
-/** Whether subject s names user (appliesToUser). */
-export function appliesToUser(user: UserInfo, s: Subject, bindingNamespace: string): boolean {
-  switch (s.kind) {
-    case 'User':
-      return user.name === s.name;
-    case 'Group':
-      return user.groups.includes(s.name);
-    case 'ServiceAccount':
-      return subjectUsername(s, bindingNamespace) === user.name;
-    default:
-      return false;
-  }
-}
-
-/** The first of subjects that names user (kube reports that one in its reason), if any. */
-export function firstApplyingSubject(user: UserInfo, subjects: readonly Subject[], bindingNamespace: string): Subject | undefined {
-  for (const s of subjects) if (appliesToUser(user, s, bindingNamespace)) return s;
-  return undefined;
 }
 
 /** kube's describeSubject: `User "x"`, `Group "x"`, `ServiceAccount "name/namespace"`. */
