@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { asUser, headerAuthenticator } from '../support/header-authenticator.js';
-import { useServer } from '../support/server.js';
+import { useServer, type TestResponse } from '../support/server.js';
 
 const rbac = '/apis/rbac.authorization.k8s.io/v1';
 const root = asUser('root', ['system:masters']);
@@ -63,11 +63,13 @@ describe('RBAC over HTTPS (--authorization-mode=RBAC)', () => {
       assert.equal((await fx.request('POST', path, { headers: root, body })).status, 201);
     }
     const steal = { metadata: { name: 'steal' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' }, subjects: [{ kind: 'User', name: 'jane' }] };
-    let res = await fx.request('POST', `${rbac}/namespaces/team/rolebindings`, { headers: jane, body: steal });
+    // Until RBAC has seen jane's new binding, the request itself is refused ("cannot create resource").
+    let res: TestResponse | undefined;
     await until(async () => {
       res = await fx.request('POST', `${rbac}/namespaces/team/rolebindings`, { headers: jane, body: steal });
       return !res.json().message.includes('cannot create resource');
     });
+    assert.ok(res);
     assert.equal(res.status, 403);
     assert.deepEqual(res.json(), {
       kind: 'Status',

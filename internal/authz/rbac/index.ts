@@ -104,6 +104,11 @@ export class RbacIndex implements RbacRuleResolver {
     if (old.namespace && scope.isEmpty()) this.namespaces.delete(old.namespace);
   }
 
+  /** What the index holds (for tests and metrics): role slots, bindings and namespaces with bindings. */
+  size(): { slots: number; bindings: number; namespaces: number } {
+    return { slots: this.slots.size, bindings: this.bindings.size, namespaces: this.namespaces.size };
+  }
+
   /** The rules of the role b references, undefined when that role does not exist (yet). */
   rulesOf(b: IndexedBinding): readonly PolicyRule[] | undefined {
     return b.slot.role?.rules;
