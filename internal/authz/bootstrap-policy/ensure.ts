@@ -11,7 +11,8 @@ import type { ResourceClient } from '../../controllers/resource-client.js';
 import type { Logger } from '../../observability/logging.js';
 import { compactString } from '../rbac/compact.js';
 import type { BindingObject, RoleObject } from '../rbac/types.js';
-import { bootstrapPolicy, clusterRoleBindingsToSplit, clusterRolesToAggregate, type BootstrapPolicy } from './policy.js';
+import { bootstrapPolicy, type BootstrapPolicy } from './policy.js';
+import { primeAggregatedClusterRoles, primeSplitClusterRoleBindings } from './upgrade-priming.js';
 import { reconcileBinding } from './reconcile-binding.js';
 import { reconcileRole } from './reconcile-role.js';
 
@@ -118,47 +119,6 @@ async function reconcileOneBinding(client: ResourceClient, what: string, expecte
   } catch (err) {
     if (!hasReason(err, 'NotFound') && !hasReason(err, 'Conflict') && !hasReason(err, 'AlreadyExists')) throw err;
     await again();
-  }
-}
-
-/** primeAggregatedClusterRoles: copies the pre-aggregation rules of admin, edit and view once. */
-async function primeAggregatedClusterRoles(client: ResourceClient, existing: Map<string, KubeObject>, log: Logger): Promise<void> {
-  for (const [oldName, newName] of Object.entries(clusterRolesToAggregate)) {
-    if (existing.has(`/${newName}`)) continue;
-    const old = existing.get(`/${oldName}`) as RoleObject | undefined;
-    if (!old) continue;
-    // The old role is already aggregated: there is nothing of a user's left to migrate.
-    if (old.aggregationRule) return;
-    log.v(1, `migrating ${oldName} to ${newName}`);
-    const copy = structuredClone(old);
-    copy.metadata = { ...copy.metadata, name: newName };
-    delete copy.metadata.resourceVersion;
-    delete copy.metadata.uid;
-    delete copy.metadata.creationTimestamp;
-    try {
-      await client.create(copy);
-    } catch (err) {
-      if (!hasReason(err, 'AlreadyExists')) throw err;
-    }
-  }
-}
-
-/** primeSplitClusterRoleBindings: gives a binding split out of an existing one that one's subjects, once. */
-async function primeSplitClusterRoleBindings(client: ResourceClient, existing: Map<string, KubeObject>, log: Logger): Promise<void> {
-  for (const [sourceName, target] of Object.entries(clusterRoleBindingsToSplit())) {
-    const source = existing.get(`/${sourceName}`) as BindingObject | undefined;
-    if (!source || existing.has(`/${target.metadata.name ?? ''}`)) continue;
-    log.v(1, `copying subjects, labels, and annotations from ClusterRoleBinding "${sourceName}" to template "${target.metadata.name ?? ''}"`);
-    const created: BindingObject = {
-      ...target,
-      metadata: { ...target.metadata, labels: { ...source.metadata.labels }, annotations: { ...source.metadata.annotations } },
-      ...(source.subjects ? { subjects: structuredClone(source.subjects) } : {}),
-    };
-    try {
-      await client.create(created);
-    } catch (err) {
-      if (!hasReason(err, 'AlreadyExists')) throw err;
-    }
   }
 }
 
