@@ -20,6 +20,8 @@ import type { Authorizer, RuleAuthorizer } from './interface.js';
 import { NodeAuthorizer } from './node/authorizer.js';
 import { GraphPopulator } from './node/graph-populator.js';
 import { PrivilegedGroupsAuthorizer } from './privileged-groups.js';
+import { RbacPolicy } from './rbac/policy-cache.js';
+import type { RbacPolicyHandle } from './rbac/types.js';
 import { UnionAuthorizer } from './union.js';
 import { WebhookAuthorizer } from './webhook/authorizer.js';
 
@@ -41,6 +43,11 @@ export interface BuiltAuthorization {
   readonly ready: Promise<void>;
   /** Stops informers, caches and webhook connections. */
   stop(): void;
+  /**
+   * RBAC's policy whenever the rbac.authorization.k8s.io resources are served, whatever the modes:
+   * the escalation check and the bootstrap roles work in every mode, as in kube.
+   */
+  readonly rbac?: RbacPolicyHandle;
 }
 
 /** The webhook's per-call timeout (kube's implicit 30s for the flag-configured webhook). */
@@ -50,6 +57,8 @@ const webhookTimeoutMs = 30_000;
 interface ModeContext {
   readonly options: AuthorizationOptions;
   readonly deps: AuthorizationDeps;
+  /** RBAC's policy (informers, index, bootstrap roles); undefined when RBAC's resources are not served. */
+  readonly rbac: RbacPolicy | undefined;
   onStop(fn: () => void): void;
   waitFor(loaded: Promise<void>): void;
 }
@@ -62,6 +71,9 @@ function authorizerName(mode: AuthorizationMode): string {
 async function buildMode(mode: AuthorizationMode, ctx: ModeContext): Promise<Authorizer> {
   const { options, deps } = ctx;
   switch (mode) {
+    case 'RBAC':
+      if (!ctx.rbac) throw new Error('--authorization-mode=RBAC needs the rbac.authorization.k8s.io resources');
+      return ctx.rbac.authorizer;
     case 'AlwaysAllow':
       return alwaysAllow;
     case 'AlwaysDeny':
@@ -93,9 +105,6 @@ async function buildMode(mode: AuthorizationMode, ctx: ModeContext): Promise<Aut
       ctx.onStop(() => populator.stop());
       return new NodeAuthorizer(populator.graph, deps.log);
     }
-    case 'RBAC':
-      // Built by the rbac package (internal/authz/rbac), which joins this switch when merged.
-      throw new Error('--authorization-mode=RBAC is built by the rbac package, which is not in this build');
   }
 }
 
@@ -111,7 +120,14 @@ export async function buildAuthorization(options: AuthorizationOptions | undefin
   const stop = (): void => {
     for (const s of stops.splice(0)) s();
   };
-  const ctx: ModeContext = { options: opts, deps, onStop: (fn) => stops.push(fn), waitFor: (p) => loads.push(p) };
+  // RBAC's policy runs whenever its resources are served, whatever the modes: the escalation check
+  // and the bootstrap roles work in every mode, as in kube.
+  const rbac = RbacPolicy.start(deps);
+  if (rbac) {
+    stops.push(() => rbac.stop());
+    loads.push(rbac.ready);
+  }
+  const ctx: ModeContext = { options: opts, deps, rbac, onStop: (fn) => stops.push(fn), waitFor: (p) => loads.push(p) };
   const members: Authorizer[] = [new PrivilegedGroupsAuthorizer()];
   try {
     for (const mode of opts.modes) {
@@ -122,5 +138,5 @@ export async function buildAuthorization(options: AuthorizationOptions | undefin
     stop();
     throw err;
   }
-  return { authorizer: new UnionAuthorizer(members), ready: Promise.all(loads).then(() => undefined), stop };
+  return { authorizer: new UnionAuthorizer(members), ready: Promise.all(loads).then(() => undefined), stop, ...(rbac ? { rbac } : {}) };
 }

@@ -12,6 +12,7 @@ import { Etcd3 } from 'etcd3';
 import { AdmissionChain } from '../admission/chain.js';
 import { NamespaceLifecycle } from '../admission/plugins/namespace-lifecycle/plugin.js';
 import { hasReason } from '../apierrors/status-error.js';
+import { ClusterRoleAggregationController } from '../controllers/clusterrole-aggregation.js';
 import { NamespaceController } from '../controllers/namespace/controller.js';
 import { ServiceAccountTokenController } from '../controllers/service-account-token/controller.js';
 import { chooseAdvertiseAddress, keepKubernetesService, reconcileKubernetesService } from '../controllers/kubernetes-service.js';
@@ -30,6 +31,7 @@ import { ClusterIPAllocator } from '../registry/core/services/ip-allocator.js';
 import type { RestStorage } from '../registry/interface.js';
 import type { ResourceRegistration, SecurityHandles } from '../registry/registration.js';
 import { buildAuthentication } from '../authn/build.js';
+import { UnionAuthenticator } from '../authn/union.js';
 import { buildAuthorization } from '../authz/build.js';
 import { internalContext } from '../request/context.js';
 import { loadServiceAccountTokenConfig, type ServiceAccountTokenConfig } from '../serviceaccount/config.js';
@@ -52,7 +54,7 @@ export interface RunningServer {
   /** The port actually bound (useful when --secure-port was chosen by the caller as free). */
   readonly port: number;
   readonly certificate: ServingCertificate;
-  /** Resolves once the system namespaces exist (readyz turns ready). */
+  /** Resolves once the system namespaces exist and the authorizers have loaded their policy (readyz turns ready). */
   readonly ready: Promise<void>;
   /** The server's Prometheus metrics (also served at /metrics). */
   readonly metrics: ServerMetrics;
@@ -183,9 +185,21 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
       if (!bootstrapReady) throw new Error('not finished');
     },
   };
+  // kube's RBAC post-start hook: the bootstrap roles have been reconciled since this start.
+  const rbacPolicy = security.authorization.rbac;
+  const rbacChecks: HealthCheck[] = rbacPolicy
+    ? [
+        {
+          name: 'poststarthook/rbac/bootstrap-roles',
+          check: () => {
+            if (!rbacPolicy.bootstrapped()) throw new Error('not finished');
+          },
+        },
+      ]
+    : [];
   const health = {
-    healthz: [always('ping'), always('log'), etcdCheck, ...(encryption?.healthChecks ?? []), systemNamespacesCheck, bootstrapCheck],
-    livez: [always('ping'), always('log'), etcdCheck, ...(encryption?.healthChecks ?? []), systemNamespacesCheck, bootstrapCheck],
+    healthz: [always('ping'), always('log'), etcdCheck, ...(encryption?.healthChecks ?? []), systemNamespacesCheck, bootstrapCheck, ...rbacChecks],
+    livez: [always('ping'), always('log'), etcdCheck, ...(encryption?.healthChecks ?? []), systemNamespacesCheck, bootstrapCheck, ...rbacChecks],
     readyz: [
       always('ping'),
       always('log'),
@@ -194,6 +208,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
       ...(encryption?.healthChecks ?? []),
       systemNamespacesCheck,
       bootstrapCheck,
+      ...rbacChecks,
       {
         // The authorizers' informers (the Node graph) have loaded their first lists.
         name: 'informer-sync',
@@ -222,7 +237,9 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     requestTimeoutMs: options.requestTimeoutMs,
     log,
     metrics,
-    authenticator: security.authentication.authenticator,
+    authenticator: options.testAuthenticator
+      ? new UnionAuthenticator([options.testAuthenticator, security.authentication.authenticator])
+      : security.authentication.authenticator,
     authorizer: security.authorization.authorizer,
     hstsDirectives: options.hsts?.directives ?? [],
     corsAllowedOrigins: options.cors?.allowedOrigins ?? [],
@@ -276,6 +293,9 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
       })
     : undefined;
   tokenController?.start();
+  const clusterRoleStorage = storageOf('rbac.authorization.k8s.io', 'clusterroles');
+  const aggregationController = clusterRoleStorage ? new ClusterRoleAggregationController({ storage: clusterRoleStorage, log }) : undefined;
+  aggregationController?.start();
   const serviceStorage = registrations.find((r) => r.group === '' && r.resource === 'services')?.main as RestStorage;
   const endpointsStorage = registrations.find((r) => r.group === '' && r.resource === 'endpoints')?.main as RestStorage;
   const kubernetesService = {
@@ -296,7 +316,9 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     .then(() => {
       bootstrapReady = true;
       if (!shuttingDown) stopKeepingService = keepKubernetesService(serviceStorage, endpointsStorage, kubernetesService, log);
-    });
+    })
+    // Authorization is ready once RBAC's informers have synced and its bootstrap roles exist.
+    .then(() => security.authorization?.ready);
   const stopKeeping = keepSystemNamespaces(namespaceStorage, log);
 
   let stopping: Promise<void> | undefined;
@@ -309,6 +331,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
       stopKeepingService();
       namespaceController.stop();
       tokenController?.stop();
+      aggregationController?.stop();
       compactor.stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();

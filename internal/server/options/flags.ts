@@ -5,6 +5,7 @@
  */
 import { isIP } from 'node:net';
 import yargs from 'yargs';
+import type { Authenticator } from '../../authn/interface.js';
 import { parseServiceCIDR } from '../../registry/core/services/ip-allocator.js';
 import { storageMediaTypes, type StorageMediaType } from '../../storage/codec.js';
 import type { TokenAuthenticator } from '../../authn/interface.js';
@@ -39,6 +40,11 @@ export interface ServerOptions extends FlagGroupOptions {
    */
   readonly extraTokenAuthenticators?: readonly TokenAuthenticator[];
   readonly watchCacheTuning?: { readonly minWindow?: number; readonly maxWindow?: number; readonly maxBufferedEvents?: number; readonly bookmarkIntervalMs?: number };
+  /**
+   * Not a flag: an authenticator asked before the configured ones, for tests that need users and
+   * groups of their choosing. The command line never sets it.
+   */
+  readonly testAuthenticator?: Authenticator;
   /** --secure-port (the TLS flags of secure serving are the secureServing group's). */
   readonly securePort: number;
   readonly bindAddress: string;

@@ -3,12 +3,13 @@
  * /clusterrolebindings/<name>: a ClusterRole reference that never changes, and subjects (service
  * accounts with their namespace). roleRef.apiGroup and subject apiGroups are defaulted.
  */
-import { defineResourceModule } from '../../shared/resource-module.js';
+import type { ResourceModule } from '../../registration.js';
+import { buildRegistrations, storeFor, type ResourceDefinition } from '../../shared/resource-module.js';
+import { guardBindings } from '../shared/escalation-guard.js';
 import { defaultBinding } from '../shared/validation.js';
 import { clusterRoleBindingStrategy } from './strategy.js';
 
-/** Builds the rbac.authorization.k8s.io/v1 clusterrolebindings registration. */
-export const clusterRoleBindingsModule = defineResourceModule({
+const definition: ResourceDefinition = {
   group: 'rbac.authorization.k8s.io',
   resource: 'clusterrolebindings',
   kind: 'ClusterRoleBinding',
@@ -16,4 +17,8 @@ export const clusterRoleBindingsModule = defineResourceModule({
   storageVersion: 'v1',
   strategy: clusterRoleBindingStrategy,
   versions: [{ version: 'v1', defaulter: defaultBinding }],
-});
+};
+
+/** Builds the rbac.authorization.k8s.io/v1 clusterrolebindings registration, writes guarded by RBAC's escalation prevention. */
+export const clusterRoleBindingsModule: ResourceModule = (deps) =>
+  buildRegistrations({ ...definition, decorateMain: (store) => guardBindings(store, deps.security) }, storeFor(definition, deps.storage));
