@@ -26,12 +26,12 @@ export const authenticationFlags: FlagGroup<'authentication'> = {
   register(y) {
     y.option('anonymous-auth', {
       type: 'string',
-      default: 'true',
+      defaultDescription: 'true',
       describe:
         'Enables anonymous requests to the secure port of the API server. Requests that are not rejected by another authentication method are treated as anonymous requests. Anonymous requests have a username of system:anonymous, and a group name of system:unauthenticated.',
     });
   },
   validate(p) {
-    return { authentication: { anonymous: boolFlag('anonymous-auth', p['anonymous-auth']) } };
+    return { authentication: { anonymous: boolFlag('anonymous-auth', p['anonymous-auth'], true) } };
   },
 };

@@ -48,7 +48,7 @@ export const encryptionFlags: FlagGroup<'encryption'> = {
     const file = p['encryption-provider-config'];
     const path = typeof file === 'string' && file !== '' ? file : undefined;
     const reloadValue = p['encryption-provider-config-automatic-reload'];
-    const automaticReload = reloadValue === undefined ? false : boolFlag('encryption-provider-config-automatic-reload', reloadValue);
+    const automaticReload = boolFlag('encryption-provider-config-automatic-reload', reloadValue);
     if (automaticReload && path === undefined) throw new FlagError('--encryption-provider-config-automatic-reload must be set with --encryption-provider-config');
     return { encryption: { ...(path !== undefined ? { providerConfigFile: path } : {}), automaticReload } };
   },

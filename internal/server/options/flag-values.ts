@@ -16,7 +16,14 @@ export function durationFlag(name: string, value: unknown): number {
 }
 
 /** A Go bool flag: a bare --flag is true; otherwise strconv.ParseBool's spellings. */
-export function boolFlag(name: string, value: unknown): boolean {
+/**
+ * A Go bool flag's value: a bare --flag is true; otherwise strconv.ParseBool's spellings; not
+ * given at all is defaultValue. Register bool flags WITHOUT a yargs default (use
+ * defaultDescription for the help): yargs hands a bare flag its default instead of "", so a
+ * bare --flag whose default is false would read as false.
+ */
+export function boolFlag(name: string, value: unknown, defaultValue = false): boolean {
+  if (value === undefined) return defaultValue;
   const s = String(value);
   if (s === '' || ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(s)) return true;
   if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(s)) return false;

@@ -48,6 +48,9 @@ describe('apiserver flags', () => {
     if (unknown.kind === 'exit') assert.match(unknown.stderr ?? '', /authorization-mode "Magic" is not a valid mode/);
     const twice = run(['--etcd-servers=http://e:1', '--authorization-mode=RBAC,RBAC']);
     assert.equal(twice.kind, 'exit');
+    const bare = run(['--etcd-servers=http://e:1', '--watch-cache', '--encryption-provider-config-automatic-reload', '--encryption-provider-config=/x', '--anonymous-auth']);
+    assert.equal(bare.kind === 'run' && bare.options.watchCache && bare.options.authentication?.anonymous, true);
+    assert.equal(bare.kind === 'run' && bare.options.encryption?.automaticReload, true, 'a bare bool flag whose default is false is true');
     const anonymousOff = run(['--etcd-servers=http://e:1', '--anonymous-auth=false']);
     assert.equal(anonymousOff.kind === 'run' && anonymousOff.options.authentication?.anonymous, false);
   });

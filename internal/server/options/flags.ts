@@ -81,7 +81,7 @@ export function parseFlags(argv: readonly string[], versionText: string): ParseR
       default: 'application/vnd.kubernetes.protobuf',
       describe: `The media type objects are stored in etcd with (custom resources are always JSON). Every encoding stays readable, so it can be changed without a migration. Supported media types: [${storageMediaTypes.join(', ')}]`,
     })
-    .option('watch-cache', { type: 'string', default: 'true', describe: 'Enable watch caching in the apiserver' })
+    .option('watch-cache', { type: 'string', defaultDescription: 'true', describe: 'Enable watch caching in the apiserver' })
     .option('watch-cache-sizes', {
       type: 'string',
       describe:
@@ -190,7 +190,7 @@ function validateCore(p: Record<string, unknown>): ServerOptions {
   if (!isStorageMediaType(storageMediaType)) {
     throw new FlagError(`--storage-media-type ${JSON.stringify(storageMediaType)} invalid, allowed values: ${[...storageMediaTypes].sort().join(', ')}`);
   }
-  const watchCache = boolFlag('watch-cache', p['watch-cache']);
+  const watchCache = boolFlag('watch-cache', p['watch-cache'], true);
   const watchCacheSizes = watchCacheSizesFlag(p['watch-cache-sizes']);
   const defaultWatchCacheSize = intFlag('default-watch-cache-size', p['default-watch-cache-size']);
   if (defaultWatchCacheSize < 0) throw new FlagError(`--default-watch-cache-size ${defaultWatchCacheSize} must not be negative`);

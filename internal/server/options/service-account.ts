@@ -156,9 +156,9 @@ export const serviceAccountFlags: FlagGroup<'serviceAccount'> = {
       .flatMap((a) => a.split(','))
       .map((a) => a.trim())
       .filter((a) => a.length > 0);
-    const lookup = p['service-account-lookup'] === undefined ? true : boolFlag('service-account-lookup', p['service-account-lookup']);
+    const lookup = boolFlag('service-account-lookup', p['service-account-lookup'], true);
     const extendExpiration =
-      p['service-account-extend-token-expiration'] === undefined ? true : boolFlag('service-account-extend-token-expiration', p['service-account-extend-token-expiration']);
+      boolFlag('service-account-extend-token-expiration', p['service-account-extend-token-expiration'], true);
     const maxMs = p['service-account-max-token-expiration'] === undefined ? 0 : durationFlag('service-account-max-token-expiration', p['service-account-max-token-expiration']);
 
     validateIssuers(issuers);
