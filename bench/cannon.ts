@@ -42,6 +42,8 @@ export interface CannonLoad {
   readonly connections: number;
   readonly warmupSeconds: number;
   readonly seconds: number;
+  /** A client certificate and key (PEM) every connection presents. */
+  readonly clientCert?: { readonly cert: string; readonly key: string };
 }
 
 function once(load: CannonLoad, seconds: number): Promise<CannonResult> {
@@ -56,7 +58,7 @@ function once(load: CannonLoad, seconds: number): Promise<CannonResult> {
         pipelining: 1,
         duration: seconds,
         servername: 'localhost',
-        tlsOptions: { ca: load.ca },
+        tlsOptions: { ca: load.ca, ...(load.clientCert ? { cert: load.clientCert.cert, key: load.clientCert.key } : {}) },
         timeout: 30,
       },
       (err, result) => (err ? reject(err) : resolve(result)),

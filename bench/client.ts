@@ -25,9 +25,16 @@ export interface Client {
   close(): void;
 }
 
-/** A client with at most maxSockets connections (Infinity for one per request). */
-export function newClient(port: number, ca: string, maxSockets = 64): Client {
-  const agent = new Agent({ keepAlive: true, maxSockets, maxFreeSockets: Number.isFinite(maxSockets) ? maxSockets : 1024, ca, servername: 'localhost' });
+/** A client with at most maxSockets connections (Infinity for one per request), presenting clientCert when given. */
+export function newClient(port: number, ca: string, maxSockets = 64, clientCert?: { cert: string; key: string }): Client {
+  const agent = new Agent({
+    keepAlive: true,
+    maxSockets,
+    maxFreeSockets: Number.isFinite(maxSockets) ? maxSockets : 1024,
+    ca,
+    servername: 'localhost',
+    ...(clientCert ? { cert: clientCert.cert, key: clientCert.key } : {}),
+  });
   const open = (method: string, path: string, body: unknown, onResponse: (res: IncomingMessage) => void, onError: (e: Error) => void): void => {
     const payload = body === undefined ? undefined : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
     const headers: Record<string, string> = { accept: 'application/json' };

@@ -15,8 +15,8 @@ export interface BenchContext {
   /** Namespace holding the seeded Pods, and how many there are. */
   readonly listNamespace: string;
   readonly listCount: number;
-  /** Starts an API server child (extra ServerOptions merged in). */
-  apiServer(extra?: Record<string, unknown>): Promise<ServerHandle>;
+  /** Starts an API server child (extra ServerOptions merged in; flags parsed as the command line's). */
+  apiServer(extra?: Record<string, unknown>, flags?: readonly string[]): Promise<ServerHandle>;
   /** Starts a bare HTTPS server child. */
   bareServer(): Promise<ServerHandle>;
   /** Prints a progress line. */
@@ -31,7 +31,11 @@ export function newContext(base: Omit<BenchContext, 'apiServer' | 'bareServer' |
   const started = performance.now();
   return {
     ...base,
-    apiServer: (extra) => spawnServer({ mode: 'api', etcdEndpoint: base.etcdEndpoint, certDir: base.certDir, ...(extra ? { extra } : {}) }, cpuProfileDir ? { cpuProfileDir } : {}),
+    apiServer: (extra, flags) =>
+      spawnServer(
+        { mode: 'api', etcdEndpoint: base.etcdEndpoint, certDir: base.certDir, ...(extra ? { extra } : {}), ...(flags ? { flags } : {}) },
+        cpuProfileDir ? { cpuProfileDir } : {},
+      ),
     bareServer: () => spawnServer({ mode: 'bare', etcdEndpoint: base.etcdEndpoint, certDir: base.certDir }, cpuProfileDir ? { cpuProfileDir } : {}),
     log: (message) => process.stdout.write(`[${((performance.now() - started) / 1000).toFixed(1).padStart(6)}s] ${message}\n`),
   };

@@ -32,6 +32,8 @@ export interface ServerChildConfig {
   readonly certDir: string;
   /** Extra ServerOptions fields (e.g. watchCache) merged over the test defaults. */
   readonly extra?: Record<string, unknown>;
+  /** kube-apiserver flags of the flag groups (authentication, authorization, ...), as the command line gives them. */
+  readonly flags?: readonly string[];
   readonly sampleIntervalMs?: number;
 }
 

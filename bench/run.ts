@@ -3,7 +3,7 @@
  * server children, prints each result as a ratio against a baseline measured in the same run,
  * then a table, and writes bench/results/<date>.json.
  *
- *   node dist/bench/run.js [--only creates,get,list,watch,informers,residency] [--cpu-prof[=DIR]]
+ *   node dist/bench/run.js [--only creates,get,list,watch,informers,residency,security] [--cpu-prof[=DIR]]
  *                          [--fail-on-missed] [--label=NAME]
  *
  * Exits 1 when a benchmark could not run (error), and with --fail-on-missed also on a MISSED target.
@@ -19,6 +19,7 @@ import { createsBenchmark } from './benchmarks/creates.js';
 import { informerStartupBenchmark } from './benchmarks/informer-startup.js';
 import { listBenchmark } from './benchmarks/list.js';
 import { residencyBenchmark } from './benchmarks/residency.js';
+import { securityBenchmark } from './benchmarks/security.js';
 import { watchFanoutBenchmark } from './benchmarks/watch-fanout.js';
 import { ensureNamespace, newClient, ServerFailure } from './client.js';
 import { newContext, withServer, type BenchContext, type Benchmark } from './context.js';
@@ -36,6 +37,7 @@ const benchmarks: ReadonlyArray<{ key: string; run: Benchmark; needsPods: boolea
   { key: 'watch', run: watchFanoutBenchmark, needsPods: false },
   { key: 'informers', run: informerStartupBenchmark, needsPods: true },
   { key: 'residency', run: residencyBenchmark, needsPods: false },
+  { key: 'security', run: securityBenchmark, needsPods: false },
 ];
 
 const listNamespace = 'bench-list';

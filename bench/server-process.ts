@@ -13,7 +13,7 @@ import { createLogger } from '../internal/observability/logging.js';
 import { loadServingCertificate } from '../internal/server/certs.js';
 import type { ServerOptions } from '../internal/server/options/flags.js';
 import { startServer } from '../internal/server/server.js';
-import { testServerOptions } from '../test/support/server.js';
+import { groupOptionsFromFlags, testServerOptions } from '../test/support/server.js';
 import type { ChildRequest, MemorySample, PeakReport, ReadyMessage, ServerChildConfig } from './ipc.js';
 
 const config = JSON.parse(process.env.BENCH_SERVER ?? '{}') as ServerChildConfig;
@@ -104,7 +104,8 @@ async function main(): Promise<void> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     };
   } else {
-    const options = testServerOptions(config.etcdEndpoint, port, config.certDir, (config.extra ?? {}) as Partial<ServerOptions>);
+    const fromFlags = config.flags && config.flags.length > 0 ? groupOptionsFromFlags(config.flags) : {};
+    const options = testServerOptions(config.etcdEndpoint, port, config.certDir, { ...fromFlags, ...((config.extra ?? {}) as Partial<ServerOptions>) });
     const server = await startServer(options, createLogger(0, true));
     await server.ready;
     ca = server.certificate.ca ?? server.certificate.cert;

@@ -1,0 +1,141 @@
+/**
+ * security: what authentication and authorization cost on the request path. Creates/s (POST of
+ * 1 KiB ConfigMaps, 64 in flight) and cached GET/s (resourceVersion=0, 64 connections) against a
+ * server with x509 client certificates and --authorization-mode=Node,RBAC — the client a user bound
+ * to `edit` in the namespace by a RoleBinding, so RBAC really decides (system:masters would be
+ * allowed before RBAC is asked) — against the same load on a server with the defaults (anonymous,
+ * AlwaysAllow). Both servers run side by side on the same etcd and are loaded in alternating rounds;
+ * each ratio is the median of the rounds'. Target: at most 10% slower (>= 0.9x).
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createCertificateAuthority, issueCertificate } from '../../internal/server/pki.js';
+import { throughput, type Throughput } from '../cannon.js';
+import { callOk, ensureNamespace, newClient, serverFailure } from '../client.js';
+import { withServer, type BenchContext } from '../context.js';
+import type { ServerHandle } from '../server-handle.js';
+import { collectionPath, configMap } from '../objects.js';
+import { result, type BenchResult } from '../results.js';
+import { formatRate, median, ratio } from '../stats.js';
+
+const connections = 64;
+const warmupSeconds = 1;
+const seconds = 3;
+const rounds = 3;
+const namespace = 'bench-security';
+
+interface Workload {
+  readonly name: string;
+  readonly load: (server: ServerHandle, clientCert?: { cert: string; key: string }) => Promise<Throughput>;
+}
+
+/** Sets a server up: the namespace, a ConfigMap to read, and (secured) the user's RoleBinding. */
+async function prepare(server: ServerHandle, admin?: { cert: string; key: string }): Promise<void> {
+  const client = newClient(server.port, server.ca, 8, admin);
+  try {
+    await ensureNamespace(client, namespace);
+    if (admin) {
+      const binding = {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name: 'bench-writers-edit' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'edit' },
+        subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'bench-writers' }],
+      };
+      const r = await client.call('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/rolebindings`, binding);
+      if (r.status !== 201 && r.status !== 409) throw serverFailure('POST', 'rolebindings', r.status, r.body);
+    }
+    const target = `${collectionPath(namespace, 'configmaps')}/target`;
+    if ((await client.call('GET', target)).status === 404) await callOk(client, 'POST', collectionPath(namespace, 'configmaps'), configMap({ name: 'target' }, 1024));
+  } finally {
+    client.close();
+  }
+}
+
+/** Waits until the user's requests are allowed (RBAC follows its bindings through informers). */
+async function awaitAllowed(server: ServerHandle, user: { cert: string; key: string }): Promise<void> {
+  const client = newClient(server.port, server.ca, 1, user);
+  try {
+    const path = `${collectionPath(namespace, 'configmaps')}/target?resourceVersion=0`;
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const r = await client.call('GET', path);
+      if (r.status === 200) return;
+      if (Date.now() > deadline) throw serverFailure('GET', path, r.status, r.body);
+      await new Promise((res) => setTimeout(res, 100));
+    }
+  } finally {
+    client.close();
+  }
+}
+
+/** Runs the security benchmark. */
+export async function securityBenchmark(ctx: BenchContext): Promise<BenchResult[]> {
+  const dir = await mkdtemp(join(tmpdir(), 'capstan-bench-security-'));
+  try {
+    const ca = await createCertificateAuthority('bench-client-ca');
+    const caFile = join(dir, 'client-ca.crt');
+    await writeFile(caFile, ca.certPem);
+    const admin = await issueCertificate(ca, { commonName: 'bench-admin', organizations: ['system:masters'], usage: 'client' });
+    const user = await issueCertificate(ca, { commonName: 'bench-user', organizations: ['bench-writers'], usage: 'client' });
+    const body = JSON.stringify(configMap({ generateName: 's-' }, 1024));
+    const workloads: Workload[] = [
+      {
+        name: 'creates',
+        load: (s, clientCert) =>
+          throughput({ port: s.port, ca: s.ca, path: collectionPath(namespace, 'configmaps'), method: 'POST', body, connections, warmupSeconds: 0, seconds, ...(clientCert ? { clientCert } : {}) }),
+      },
+      {
+        name: 'cached GET',
+        load: (s, clientCert) =>
+          throughput({ port: s.port, ca: s.ca, path: `${collectionPath(namespace, 'configmaps')}/target?resourceVersion=0`, connections, warmupSeconds: 0, seconds, ...(clientCert ? { clientCert } : {}) }),
+      },
+    ];
+    const secured: Throughput[][] = workloads.map(() => []);
+    const open: Throughput[][] = workloads.map(() => []);
+    await withServer(await ctx.apiServer(undefined, [`--client-ca-file=${caFile}`, '--authorization-mode=Node,RBAC', '--anonymous-auth=false']), async (secure) => {
+      await withServer(await ctx.apiServer(), async (plain) => {
+        await prepare(secure, admin);
+        await prepare(plain);
+        await awaitAllowed(secure, user);
+        ctx.log(`security: ${rounds} rounds of ${seconds}s creates and cached GETs, x509 + Node,RBAC (user bound to edit) then anonymous + AlwaysAllow, ${connections} connections`);
+        // Warm both servers (JIT, caches, connection paths) before the first measured round.
+        const target = `${collectionPath(namespace, 'configmaps')}/target`;
+        await throughput({ port: secure.port, ca: secure.ca, path: target, connections, warmupSeconds: 0, seconds: warmupSeconds, clientCert: user });
+        await throughput({ port: plain.port, ca: plain.ca, path: target, connections, warmupSeconds: 0, seconds: warmupSeconds });
+        await secure.profile('security', async () => {
+          for (let r = 0; r < rounds; r++) {
+            for (const [i, w] of workloads.entries()) {
+              (secured[i] as Throughput[]).push(await w.load(secure, user));
+              (open[i] as Throughput[]).push(await w.load(plain));
+            }
+          }
+        });
+      });
+    });
+    return workloads.map((w, i) => {
+      const s = secured[i] as Throughput[];
+      const o = open[i] as Throughput[];
+      const ratios = s.map((x, j) => ratio(x.perSecond, (o[j] as Throughput).perSecond));
+      const notes = [`per round: ${s.map((x, j) => `${formatRate(x.perSecond)}/${formatRate((o[j] as Throughput).perSecond)}`).join(', ')} (x509+RBAC/AlwaysAllow)`];
+      const failed = s.reduce((n, x) => n + x.failed, 0) + o.reduce((n, x) => n + x.failed, 0);
+      if (failed > 0) notes.push(`${failed} requests did not answer 2xx: ${JSON.stringify([...s, ...o].map((x) => x.statusCodes))}`);
+      const rate = median(s.map((x) => x.perSecond));
+      const base = median(o.map((x) => x.perSecond));
+      return result({
+        name: `${w.name} x509+RBAC`,
+        measured: `${formatRate(rate)}/s`,
+        baseline: `AlwaysAllow ${formatRate(base)}/s`,
+        value: rate,
+        baselineValue: base,
+        ratio: median(ratios),
+        target: { on: 'ratio', op: '>=', threshold: 0.9, text: '>= 0.9x (at most 10% slower)' },
+        figures: { secured: s, open: o, ratios, connections, seconds, rounds },
+        notes,
+      });
+    });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
