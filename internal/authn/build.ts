@@ -2,18 +2,26 @@
  * Builds the server's authenticator from the authentication options, in kube's order: the request
  * authenticators (front proxy, client certificates), then one bearer-token union (static tokens,
  * service account tokens, bootstrap tokens, OIDC, the token webhook: local methods first, so a
- * token never reaches a remote authenticator when a local one knows it); system:authenticated is
- * added to every user they name; anonymous last, when on.
+ * token never reaches a remote authenticator when a local one knows it) behind kube's token cache;
+ * system:authenticated is added to every user they name; anonymous last, when on.
  */
 import type { Logger } from '../observability/logging.js';
 import type { ServerMetrics } from '../observability/metrics.js';
 import type { RestStorage } from '../registry/interface.js';
 import { defaultAuthenticationOptions, type AuthenticationOptions } from '../server/options/authentication.js';
 import { WithAnonymous } from './anonymous.js';
+import { AudienceAgnosticTokenAuthenticator } from './audience-agnostic.js';
 import { AuthenticatedGroupAdder } from './authenticated-group.js';
 import { BearerTokenAuthenticator } from './bearer-token.js';
+import { BootstrapTokenAuthenticator } from './bootstrap-token.js';
+import { CABundle } from './ca-bundle.js';
 import type { Authenticator, TokenAuthenticator } from './interface.js';
+import { RequestHeaderAuthenticator } from './request-header.js';
+import { CachedTokenAuthenticator } from './token-cache.js';
+import { StaticTokenAuthenticator } from './token-file.js';
 import { UnionAuthenticator, UnionTokenAuthenticator } from './union.js';
+import { WebSocketProtocolAuthenticator } from './websocket-protocol.js';
+import { X509Authenticator } from './x509.js';
 
 /** What authenticators may use of the running server. */
 export interface AuthenticationDeps {
@@ -27,7 +35,7 @@ export interface AuthenticationDeps {
 export interface BuiltAuthentication {
   /** The request authenticator the authentication filter asks. */
   readonly authenticator: Authenticator;
-  /** Every token method as one (TokenReview asks it). */
+  /** Every token method as one, behind the token cache (TokenReview asks it). */
   readonly tokenAuthenticator: TokenAuthenticator;
   /**
    * The CA bundles (PEM) the TLS server asks clients for certificates with (--client-ca-file and
@@ -35,28 +43,83 @@ export interface BuiltAuthentication {
    * never rejects a connection for its certificate: the authenticators judge it (401).
    */
   clientCAs(): readonly string[];
+  /** Calls listener when clientCAs() changed (a CA file was replaced): the TLS server re-reads it. */
+  onClientCAsChange(listener: () => void): void;
   /** The server's --api-audiences (the default audiences of a token review). */
   readonly apiAudiences: readonly string[];
   /** Stops file watchers, caches and informers. */
   stop(): void;
 }
 
-/** Builds the authenticators for options (undefined: every flag's default). */
-export async function buildAuthentication(options: AuthenticationOptions | undefined, _deps: AuthenticationDeps): Promise<BuiltAuthentication> {
+/**
+ * Builds the authenticators for options (undefined: every flag's default). Throws, with kube's
+ * message, when a configured file cannot be read or is invalid: the server must not start.
+ */
+export async function buildAuthentication(options: AuthenticationOptions | undefined, deps: AuthenticationDeps): Promise<BuiltAuthentication> {
   const opts = options ?? defaultAuthenticationOptions;
   const apiAudiences: string[] = [];
   const requestAuthenticators: Authenticator[] = [];
   const tokenAuthenticators: TokenAuthenticator[] = [];
+  const bundles: CABundle[] = [];
   const stops: Array<() => void> = [];
+  const fail = (err: unknown): never => {
+    throw new Error(`invalid authentication config: ${(err as Error).message}`);
+  };
 
-  const tokenAuthenticator = new UnionTokenAuthenticator(tokenAuthenticators);
-  if (tokenAuthenticators.length > 0) requestAuthenticators.push(new BearerTokenAuthenticator(tokenAuthenticator, apiAudiences));
+  // 1. The front proxy: its certificate is verified before its headers are believed.
+  if (opts.requestHeader) {
+    const bundle = await CABundle.fromFile('request-header', opts.requestHeader.clientCAFile, deps.log).catch(fail);
+    bundles.push(bundle);
+    requestAuthenticators.push(new RequestHeaderAuthenticator(bundle, opts.requestHeader));
+  }
+
+  // 2. Client certificates.
+  if (opts.clientCAFile) {
+    const bundle = await CABundle.fromFile('client-ca-bundle', opts.clientCAFile, deps.log).catch(fail);
+    bundles.push(bundle);
+    requestAuthenticators.push(new X509Authenticator(bundle));
+  }
+
+  // 3. Bearer tokens, local methods first.
+  // 3a. Static tokens.
+  if (opts.tokenAuthFile) {
+    const tokens = await StaticTokenAuthenticator.fromFile(opts.tokenAuthFile, deps.log).catch(fail);
+    tokenAuthenticators.push(new AudienceAgnosticTokenAuthenticator(tokens, apiAudiences));
+  }
+  // 3b. (Service account tokens go here: legacy Secret-based, then bound tokens.)
+  // 3c. Bootstrap tokens.
+  if (opts.bootstrapTokenAuth) {
+    const secrets = deps.storageOf('', 'secrets');
+    if (!secrets) fail(new Error('--enable-bootstrap-token-auth needs the secrets resource, which is not served'));
+    const { authenticator, informer } = BootstrapTokenAuthenticator.withInformer(secrets as RestStorage, deps.log);
+    informer.start();
+    stops.push(() => informer.stop());
+    tokenAuthenticators.push(new AudienceAgnosticTokenAuthenticator(authenticator, apiAudiences));
+  }
+  // 3d. (OIDC / JWT authenticators go here.)
+  // 3e. (The token webhook goes here, last: it is remote.)
+
+  // One union of the token methods behind kube's success cache, read from the Authorization
+  // header and from a WebSocket subprotocol.
+  const tokenAuthenticator = new CachedTokenAuthenticator(new UnionTokenAuthenticator(tokenAuthenticators));
+  if (tokenAuthenticators.length > 0) {
+    requestAuthenticators.push(new BearerTokenAuthenticator(tokenAuthenticator, apiAudiences));
+    requestAuthenticators.push(new WebSocketProtocolAuthenticator(tokenAuthenticator, apiAudiences));
+  }
+
   let authenticator: Authenticator = new AuthenticatedGroupAdder(new UnionAuthenticator(requestAuthenticators));
   if (opts.anonymous) authenticator = new WithAnonymous(authenticator);
+  for (const b of bundles) {
+    b.start();
+    stops.push(() => b.stop());
+  }
   return {
     authenticator,
     tokenAuthenticator,
-    clientCAs: () => [],
+    clientCAs: () => bundles.map((b) => b.pem),
+    onClientCAsChange: (listener) => {
+      for (const b of bundles) b.onChange(listener);
+    },
     apiAudiences,
     stop: () => {
       for (const s of stops) s();

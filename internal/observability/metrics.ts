@@ -2,7 +2,7 @@
  * Prometheus metrics (prom-client), one registry per server so that servers started side by side
  * (tests) do not share counters. Names follow kube-apiserver's where kube has the metric.
  */
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, exponentialBuckets } from 'prom-client';
 
 /** The metrics one server keeps. */
 export interface ServerMetrics {
@@ -21,6 +21,12 @@ export interface ServerMetrics {
   readonly watchCacheCapacity: Gauge<'resource'>;
   /** apiserver_registered_watchers: watches open now, by resource. */
   readonly registeredWatchers: Gauge<'group' | 'kind' | 'version'>;
+  /** authenticated_user_requests: authenticated requests by username category (authentication-metrics.ts). */
+  readonly authenticatedUserRequests: Counter<'username'>;
+  /** authentication_attempts: authentication outcomes (success, failure: no user, error: bad credential). */
+  readonly authenticationAttempts: Counter<'result'>;
+  /** authentication_duration_seconds: how long authentication took, by outcome. */
+  readonly authenticationDuration: Histogram<'result'>;
   /** Text for GET /metrics. */
   text(): Promise<string>;
 }
@@ -39,6 +45,15 @@ export function createMetrics(): ServerMetrics {
     watchCacheResourceVersion: new Gauge({ name: 'apiserver_watch_cache_resource_version', help: 'Current resource version of watch cache broken by resource type.', labelNames: ['resource'], ...opts }),
     watchCacheCapacity: new Gauge({ name: 'apiserver_watch_cache_capacity', help: 'Total capacity of watch cache broken by resource type.', labelNames: ['resource'], ...opts }),
     registeredWatchers: new Gauge({ name: 'apiserver_registered_watchers', help: 'Number of currently registered watchers for a given resources', labelNames: ['group', 'version', 'kind'], ...opts }),
+    authenticatedUserRequests: new Counter({ name: 'authenticated_user_requests', help: 'Counter of authenticated requests broken out by username.', labelNames: ['username'], ...opts }),
+    authenticationAttempts: new Counter({ name: 'authentication_attempts', help: 'Counter of authenticated attempts.', labelNames: ['result'], ...opts }),
+    authenticationDuration: new Histogram({
+      name: 'authentication_duration_seconds',
+      help: 'Authentication duration in seconds broken out by result.',
+      labelNames: ['result'],
+      buckets: exponentialBuckets(0.001, 2, 15),
+      ...opts,
+    }),
     text: () => registry.metrics(),
   };
 }

@@ -17,6 +17,7 @@ import { withAuthorization } from '../filters/authorization.js';
 import type { Filter } from '../filters/interface.js';
 import { attachRequestContext, stateOf } from '../filters/request-context.js';
 import { armTimeout } from '../filters/timeout.js';
+import { observeAuthentication } from '../observability/authentication-metrics.js';
 import type { Logger } from '../observability/logging.js';
 import type { ServerMetrics } from '../observability/metrics.js';
 import { serveHealth, type HealthEndpoints } from './health.js';
@@ -47,7 +48,7 @@ export function buildChain(deps: ChainDeps): express.Express {
   // DefaultBuildHandlerChain read outside-in): authentication names the user; authorization,
   // which needs the user, decides last, right before the handler.
   const filters: readonly Filter[] = [
-    withAuthentication({ authenticator: deps.authenticator, log: deps.log }),
+    withAuthentication({ authenticator: deps.authenticator, log: deps.log, observe: observeAuthentication(deps.metrics) }),
     withAuthorization({ authorizer: deps.authorizer }),
   ];
 

@@ -6,6 +6,7 @@
 import { setMaxListeners } from 'node:events';
 import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import type { KubeObject } from '../../api/meta/types.js';
 import { Etcd3 } from 'etcd3';
 import { AdmissionChain } from '../admission/chain.js';
@@ -186,6 +187,14 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     },
     app,
   );
+  // A CA file replaced on disk is advertised from then on (kube's dynamic client CA): Go clients
+  // only send a certificate from a CA the server names.
+  security.authentication.onClientCAsChange(() => {
+    const cas = security.authentication?.clientCAs() ?? [];
+    server.setSecureContext({ cert: certificate.cert, key: certificate.key, minVersion: 'TLSv1.2', ...(cas.length > 0 ? { ca: [...cas] } : {}) });
+  });
+  // Client-certificate decisions are cached per connection: a connection keeps its certificate.
+  if (clientCAs.length > 0) server.on('secureConnection', (s: TLSSocket) => s.disableRenegotiation());
   server.keepAliveTimeout = 65_000;
   const sockets = new Set<Socket>();
   server.on('connection', (s: Socket) => {
