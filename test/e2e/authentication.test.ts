@@ -1,0 +1,61 @@
+/**
+ * End to end: the real kubectl authenticates with a client certificate and with a bearer token
+ * (kubeconfigs as hack/run-local.ts writes them) against a server with --anonymous-auth=false;
+ * a bad token, no credentials, and a certificate from a CA the server does not name are refused
+ * ("Unauthorized").
+ */
+import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { kubeconfig } from '../../hack/run-local.js';
+import { clientCert, createCertificateAuthority, tempDir, writeTemp, type CertificateAuthority } from '../support/client-certs.js';
+import { kubectl } from '../support/kubectl.js';
+import { useServer } from '../support/server.js';
+
+let clientCA: CertificateAuthority;
+
+const fx = useServer({}, async () => {
+  clientCA = await createCertificateAuthority('client-ca');
+  const dir = await tempDir();
+  return [
+    '--anonymous-auth=false',
+    `--client-ca-file=${await writeTemp(dir, 'ca.crt', clientCA.certPem)}`,
+    `--token-auth-file=${await writeTemp(dir, 'tokens.csv', 'e2e-token-1234,ops-user,1001,ops\n')}`,
+  ];
+});
+
+describe('kubectl with client certificates and tokens', () => {
+  const configs: Record<string, string> = {};
+  before(async () => {
+    const server = `https://127.0.0.1:${fx.port}`;
+    const admin = await clientCert(clientCA, 'admin', ['system:masters']);
+    const stranger = await clientCert(await createCertificateAuthority('client-ca'), 'admin', ['system:masters']);
+    const write = async (name: string, text: string): Promise<void> => {
+      configs[name] = join(fx.dir, `kubeconfig-${name}`);
+      await writeFile(configs[name] as string, text);
+    };
+    await write('cert', kubeconfig(server, fx.ca, 'capstan', { clientCert: admin.cert, clientKey: admin.key }));
+    await write('token', kubeconfig(server, fx.ca, 'capstan', { token: 'e2e-token-1234' }));
+    await write('bad-token', kubeconfig(server, fx.ca, 'capstan', { token: 'wrong-token' }));
+    await write('stranger', kubeconfig(server, fx.ca, 'capstan', { clientCert: stranger.cert, clientKey: stranger.key }));
+  });
+
+  it('serves a client-certificate kubeconfig and a token kubeconfig', async () => {
+    for (const name of ['cert', 'token']) {
+      const r = await kubectl(configs[name] as string, ['get', '--raw', '/api']);
+      assert.equal(r.code, 0, `${name}: ${r.stderr}`);
+      assert.equal(JSON.parse(r.stdout).kind, 'APIVersions');
+    }
+    const ns = await kubectl(configs.cert as string, ['get', 'namespace', 'default', '-o', 'name']);
+    assert.equal(ns.stdout.trim(), 'namespace/default', ns.stderr);
+  });
+
+  it('refuses a bad token, no credentials and a certificate from an unknown CA', async () => {
+    for (const path of [configs['bad-token'] as string, fx.kubeconfigPath, configs.stranger as string]) {
+      const r = await kubectl(path, ['get', '--raw', '/api']);
+      assert.notEqual(r.code, 0);
+      assert.match(r.stderr, /Unauthorized/, r.stderr);
+    }
+  });
+});
