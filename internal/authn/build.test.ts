@@ -88,7 +88,7 @@ describe('the assembled authenticator (flags to users, over TLS)', () => {
 
   it('tells the TLS server when a CA file changes', async () => {
     const other = await createCertificateAuthority('client-ca-2');
-    const changed = new Promise<void>((resolve) => built.onClientCAsChange(resolve));
+    const changed = new Promise<void>((resolve) => built.onClientCAsChange?.(resolve));
     await writeFile(clientCAFile, other.certPem);
     await changed;
     assert.deepEqual(built.clientCAs(), [proxyCA.certPem, other.certPem]);

@@ -43,8 +43,11 @@ export interface BuiltAuthentication {
    * never rejects a connection for its certificate: the authenticators judge it (401).
    */
   clientCAs(): readonly string[];
-  /** Calls listener when clientCAs() changed (a CA file was replaced): the TLS server re-reads it. */
-  onClientCAsChange(listener: () => void): void;
+  /**
+   * Calls listener when clientCAs() changed (a CA file was replaced): the TLS server re-reads it.
+   * Optional so that stand-ins in tests need not implement it.
+   */
+  onClientCAsChange?(listener: () => void): void;
   /** The server's --api-audiences (the default audiences of a token review). */
   readonly apiAudiences: readonly string[];
   /** Stops file watchers, caches and informers. */

@@ -178,21 +178,18 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
   // Client certificates are asked for when a method uses them, and judged by the authenticators
   // (an unknown or expired one is a 401, not a failed handshake), as kube-apiserver does.
   const clientCAs = security.authentication.clientCAs();
+  // The secure context (serving certificate, client CAs), made again when a CA file is replaced
+  // (kube's dynamic client CA): the certificate request names the CAs, and clients that pick a
+  // certificate by those names (Go's crypto/tls with static certificates) need the new ones.
+  const secureContext = () => {
+    const cas = security.authentication?.clientCAs() ?? [];
+    return { cert: certificate.cert, key: certificate.key, minVersion: 'TLSv1.2' as const, ...(cas.length > 0 ? { ca: [...cas] } : {}) };
+  };
   const server: Server = createServer(
-    {
-      cert: certificate.cert,
-      key: certificate.key,
-      minVersion: 'TLSv1.2',
-      ...(clientCAs.length > 0 ? { requestCert: true, rejectUnauthorized: false, ca: [...clientCAs] } : {}),
-    },
+    { ...secureContext(), ...(clientCAs.length > 0 ? { requestCert: true, rejectUnauthorized: false } : {}) },
     app,
   );
-  // A CA file replaced on disk is advertised from then on (kube's dynamic client CA): Go clients
-  // only send a certificate from a CA the server names.
-  security.authentication.onClientCAsChange(() => {
-    const cas = security.authentication?.clientCAs() ?? [];
-    server.setSecureContext({ cert: certificate.cert, key: certificate.key, minVersion: 'TLSv1.2', ...(cas.length > 0 ? { ca: [...cas] } : {}) });
-  });
+  security.authentication.onClientCAsChange?.(() => server.setSecureContext(secureContext()));
   // Client-certificate decisions are cached per connection: a connection keeps its certificate.
   if (clientCAs.length > 0) server.on('secureConnection', (s: TLSSocket) => s.disableRenegotiation());
   server.keepAliveTimeout = 65_000;

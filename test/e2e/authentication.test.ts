@@ -1,10 +1,13 @@
 /**
  * End to end: the real kubectl authenticates with a client certificate and with a bearer token
  * (kubeconfigs as hack/run-local.ts writes them) against a server with --anonymous-auth=false;
- * a bad token, no credentials, and a certificate from a CA the server does not name are refused
- * ("Unauthorized").
+ * a bad token, no credentials, and a certificate from an unknown CA are refused ("Unauthorized"),
+ * until that CA is added to --client-ca-file on disk. The CA names the TLS server sends in its
+ * certificate request (which Go's crypto/tls clients choose a certificate by) follow the file,
+ * as openssl s_client shows.
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
@@ -14,23 +17,39 @@ import { kubectl } from '../support/kubectl.js';
 import { useServer } from '../support/server.js';
 
 let clientCA: CertificateAuthority;
+let strangerCA: CertificateAuthority;
+let clientCAFile: string;
 
 const fx = useServer({}, async () => {
   clientCA = await createCertificateAuthority('client-ca');
+  strangerCA = await createCertificateAuthority('stranger-ca');
   const dir = await tempDir();
+  clientCAFile = await writeTemp(dir, 'ca.crt', clientCA.certPem);
   return [
     '--anonymous-auth=false',
-    `--client-ca-file=${await writeTemp(dir, 'ca.crt', clientCA.certPem)}`,
+    `--client-ca-file=${clientCAFile}`,
     `--token-auth-file=${await writeTemp(dir, 'tokens.csv', 'e2e-token-1234,ops-user,1001,ops\n')}`,
   ];
 });
+
+/** The "Acceptable client certificate CA names" the server's handshake lists, per openssl s_client. */
+function acceptableCANames(port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile('openssl', ['s_client', '-connect', `127.0.0.1:${port}`, '-servername', 'localhost'], { timeout: 10_000 }, (err, stdout) => {
+      const m = /Acceptable client certificate CA names\n([\s\S]*?)\n(Requested|Client Certificate|Peer signing|---)/.exec(stdout);
+      if (m) resolve(m[1] as string);
+      else reject(err ?? new Error(`no CA names in: ${stdout}`));
+    });
+    child.stdin?.end();
+  });
+}
 
 describe('kubectl with client certificates and tokens', () => {
   const configs: Record<string, string> = {};
   before(async () => {
     const server = `https://127.0.0.1:${fx.port}`;
     const admin = await clientCert(clientCA, 'admin', ['system:masters']);
-    const stranger = await clientCert(await createCertificateAuthority('client-ca'), 'admin', ['system:masters']);
+    const stranger = await clientCert(strangerCA, 'admin', ['system:masters']);
     const write = async (name: string, text: string): Promise<void> => {
       configs[name] = join(fx.dir, `kubeconfig-${name}`);
       await writeFile(configs[name] as string, text);
@@ -57,5 +76,21 @@ describe('kubectl with client certificates and tokens', () => {
       assert.notEqual(r.code, 0);
       assert.match(r.stderr, /Unauthorized/, r.stderr);
     }
+  });
+
+  it('accepts a certificate from a CA added to the client CA file while running', async () => {
+    assert.doesNotMatch(await acceptableCANames(fx.port), /stranger-ca/);
+    await writeFile(clientCAFile, clientCA.certPem + strangerCA.certPem);
+    const deadline = Date.now() + 10_000;
+    let r = await kubectl(configs.stranger as string, ['get', '--raw', '/api']);
+    while (r.code !== 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      r = await kubectl(configs.stranger as string, ['get', '--raw', '/api']);
+    }
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal((await kubectl(configs.cert as string, ['get', '--raw', '/api'])).code, 0);
+    const names = await acceptableCANames(fx.port);
+    assert.match(names, /CN ?= ?stranger-ca/);
+    assert.match(names, /CN ?= ?client-ca/);
   });
 });
