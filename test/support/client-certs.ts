@@ -5,6 +5,7 @@
  */
 import 'reflect-metadata';
 import { webcrypto } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { Agent, request as httpsRequest, type RequestOptions } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -50,9 +51,16 @@ export async function intermediateAuthority(ca: CertificateAuthority, cn: string
   return { certPem: cert.toString('pem') + '\n', keyPem, cert, key: keys.privateKey };
 }
 
-/** A fresh temporary directory. */
-export function tempDir(prefix = 'capstan-authn-'): Promise<string> {
-  return mkdtemp(join(tmpdir(), prefix));
+const made: string[] = [];
+process.once('exit', () => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+/** A fresh temporary directory, removed when the process exits. */
+export async function tempDir(prefix = 'capstan-authn-'): Promise<string> {
+  const d = await mkdtemp(join(tmpdir(), prefix));
+  made.push(d);
+  return d;
 }
 
 /** Writes text to dir/name and returns the path. */
