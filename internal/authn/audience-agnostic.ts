@@ -1,17 +1,24 @@
 /**
- * Audiences for token methods whose tokens carry no audience of the API server (static tokens,
- * OIDC ID tokens): kube's WrapAudienceAgnosticToken. Such a token is good for the server's own
- * --api-audiences only, so a request for other audiences gets no opinion, and a success carries
- * the audiences asked for that the server has.
+ * Audience-agnostic token methods (static tokens, bootstrap tokens) under --api-audiences, as kube
+ * wraps them (WrapAudienceAgnosticToken): such a token is valid for the API's own audiences only.
+ * Asked for audiences that do not meet --api-audiences (a TokenReview for another audience) it has
+ * no opinion; otherwise its answer carries the audiences both share. Without --api-audiences it
+ * answers as the method does.
  */
 import type { AuthenticationResult, MaybePromise, TokenAuthenticator } from './interface.js';
 
-/** The audiences both lists name, in the order of wanted. */
+/** The audiences both lists name, in the order of wanted, once each. */
 export function intersectAudiences(wanted: readonly string[], have: readonly string[]): string[] {
   return wanted.filter((a, i) => have.includes(a) && wanted.indexOf(a) === i);
 }
 
-/** Wraps inner; apiAudiences is read on every call (it may be filled after construction). */
+function withAudiences(r: AuthenticationResult | undefined, audiences: readonly string[]): AuthenticationResult | undefined {
+  if (!r) return undefined;
+  if (r.audiences && r.audiences.length > 0) throw new Error(`audience agnostic authenticator wrapped an authenticator that returned audiences: ${JSON.stringify(r.audiences)}`);
+  return { ...r, audiences };
+}
+
+/** Wraps an audience-agnostic method; apiAudiences is read at each call (it may be filled late). */
 export class AudienceAgnosticTokenAuthenticator implements TokenAuthenticator {
   constructor(
     private readonly inner: TokenAuthenticator,
@@ -19,13 +26,11 @@ export class AudienceAgnosticTokenAuthenticator implements TokenAuthenticator {
   ) {}
 
   authenticateToken(token: string, audiences: readonly string[]): MaybePromise<AuthenticationResult | undefined> {
-    // An empty list means the server's default audiences; with none configured nothing is checked.
-    const wanted = audiences.length > 0 ? audiences : this.apiAudiences;
-    if (wanted.length === 0) return this.inner.authenticateToken(token, audiences);
-    const auds = intersectAudiences(wanted, this.apiAudiences);
-    if (auds.length === 0) return undefined;
+    if (this.apiAudiences.length === 0) return this.inner.authenticateToken(token, audiences);
+    const target = audiences.length > 0 ? audiences : this.apiAudiences;
+    const shared = this.apiAudiences.filter((a) => target.includes(a));
+    if (shared.length === 0) return undefined;
     const r = this.inner.authenticateToken(token, audiences);
-    const withAuds = (x: AuthenticationResult | undefined): AuthenticationResult | undefined => (x ? { ...x, audiences: auds } : undefined);
-    return r instanceof Promise ? r.then(withAuds) : withAuds(r);
+    return r instanceof Promise ? r.then((x) => withAudiences(x, shared)) : withAudiences(r, shared);
   }
 }

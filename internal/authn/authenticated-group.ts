@@ -18,12 +18,23 @@ export function withAuthenticatedGroup(user: UserInfo): UserInfo {
 
 /** Wraps an authenticator so its users get system:authenticated. */
 export class AuthenticatedGroupAdder implements Authenticator {
+  /**
+   * Answers already extended, by the answer they extend: a method that answers a connection or a
+   * token with one kept object (client certificates, the token cache) costs no copy per request.
+   */
+  private readonly extended = new WeakMap<AuthenticationResult, AuthenticationResult>();
+
   constructor(private readonly inner: Authenticator) {}
 
   async authenticate(req: IncomingMessage): Promise<AuthenticationResult | undefined> {
     const r = await this.inner.authenticate(req);
     if (!r) return undefined;
-    const user = withAuthenticatedGroup(r.user);
-    return user === r.user ? r : { ...r, user };
+    let out = this.extended.get(r);
+    if (!out) {
+      const user = withAuthenticatedGroup(r.user);
+      out = user === r.user ? r : { ...r, user };
+      this.extended.set(r, out);
+    }
+    return out;
   }
 }

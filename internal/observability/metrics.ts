@@ -33,6 +33,12 @@ export interface ServerMetrics {
   readonly authorizationWebhookDuration: Histogram<'name' | 'result'>;
   /** apiserver_authorization_webhook_evaluations_fail_open_total: NoOpinion answers because a webhook failed or timed out. */
   readonly authorizationWebhookFailOpen: Counter<'name' | 'result'>;
+  /** authenticated_user_requests: authenticated requests by username category (authentication-metrics.ts). */
+  readonly authenticatedUserRequests: Counter<'username'>;
+  /** authentication_attempts: authentication outcomes (success, failure: no user, error: bad credential). */
+  readonly authenticationAttempts: Counter<'result'>;
+  /** authentication_duration_seconds: how long authentication took, by outcome. */
+  readonly authenticationDuration: Histogram<'result'>;
   /** Text for GET /metrics. */
   text(): Promise<string>;
 }
@@ -60,6 +66,15 @@ export function createMetrics(): ServerMetrics {
     authorizationDuration: new Histogram({
       name: 'authorization_duration_seconds',
       help: 'Authorization duration in seconds broken out by result.',
+      labelNames: ['result'],
+      buckets: exponentialBuckets(0.001, 2, 15),
+      ...opts,
+    }),
+    authenticatedUserRequests: new Counter({ name: 'authenticated_user_requests', help: 'Counter of authenticated requests broken out by username.', labelNames: ['username'], ...opts }),
+    authenticationAttempts: new Counter({ name: 'authentication_attempts', help: 'Counter of authenticated attempts.', labelNames: ['result'], ...opts }),
+    authenticationDuration: new Histogram({
+      name: 'authentication_duration_seconds',
+      help: 'Authentication duration in seconds broken out by result.',
       labelNames: ['result'],
       buckets: exponentialBuckets(0.001, 2, 15),
       ...opts,

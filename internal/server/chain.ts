@@ -22,6 +22,7 @@ import { withImpersonation } from '../filters/impersonation.js';
 import type { Filter } from '../filters/interface.js';
 import { attachRequestContext, stateOf } from '../filters/request-context.js';
 import { armTimeout } from '../filters/timeout.js';
+import { observeAuthentication } from '../observability/authentication-metrics.js';
 import type { Logger } from '../observability/logging.js';
 import type { ServerMetrics } from '../observability/metrics.js';
 import { serveHealth, type HealthEndpoints } from './health.js';
@@ -63,7 +64,7 @@ export function buildChain(deps: ChainDeps): express.Express {
   const filters: readonly Filter[] = [
     withHSTS(deps.hstsDirectives ?? []),
     withCORS(deps.corsAllowedOrigins ?? []),
-    withAuthentication({ authenticator: deps.authenticator, log: deps.log }),
+    withAuthentication({ authenticator: deps.authenticator, log: deps.log, observe: observeAuthentication(deps.metrics) }),
     withImpersonation({ authorizer: deps.authorizer, log: deps.log }),
     withAuthorization({ authorizer: deps.authorizer, observe: observeAuthorization(deps.metrics) }),
   ].filter((f): f is Filter => f !== undefined);

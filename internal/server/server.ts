@@ -7,6 +7,7 @@ import { setMaxListeners } from 'node:events';
 import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
 import { hostname } from 'node:os';
+import type { TLSSocket } from 'node:tls';
 import type { KubeObject } from '../../api/meta/types.js';
 import { Etcd3 } from 'etcd3';
 import { AdmissionChain } from '../admission/chain.js';
@@ -251,6 +252,13 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
   clientCAs = () => authentication.clientCAs();
   const server: Server = createServer(servingTls.serverOptions(), app);
   servingTls.attach(server);
+  // A replaced CA file takes effect at once (kube's dynamic client CA): the certificate request
+  // names the CAs, and clients that pick a certificate by those names need the new ones.
+  authentication.onClientCAsChange?.(() => servingTls.refresh());
+  // Client-certificate decisions are cached per connection: a connection keeps its certificate.
+  server.on('secureConnection', (s: TLSSocket) => {
+    if (authentication.clientCAs().length > 0) s.disableRenegotiation();
+  });
   server.keepAliveTimeout = 65_000;
   const sockets = new Set<Socket>();
   server.on('connection', (s: Socket) => {

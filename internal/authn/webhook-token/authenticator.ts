@@ -69,6 +69,6 @@ export async function newWebhookTokenAuthenticator(
   const client = new WebhookClient(target, backoff ? { backoff } : {});
   const webhook = new WebhookTokenAuthenticator(client, options.version, apiAudiences, log);
   const authenticator =
-    options.cacheTTLMs > 0 ? new CachedTokenAuthenticator(webhook, { successTTLMs: options.cacheTTLMs, failureTTLMs: options.cacheTTLMs, cacheErrors: false }) : webhook;
+    options.cacheTTLMs > 0 ? new CachedTokenAuthenticator(webhook, { successTtlMs: options.cacheTTLMs, failureTtlMs: options.cacheTTLMs, cacheErrors: false, maxEntries: 8192 }) : webhook;
   return { authenticator, stop: () => client.close() };
 }
