@@ -159,7 +159,9 @@ describe('authentication over HTTPS', () => {
       assert.equal(res.status, 403, res.text);
       return /User "([^"]*)"/.exec(res.json().message)?.[1] ?? '';
     };
-    assert.equal(await who({ cert: admin }), 'admin');
+    // system:masters is allowed before any mode is asked (kube's privileged groups), AlwaysDeny or not.
+    assert.equal((await call('/api/v1/namespaces/default/pods', { cert: admin })).status, 200);
+    assert.equal(await who({ cert: await clientCert(clientCA, 'carol', ['devs']) }), 'carol');
     assert.equal(await who(bearer('static-token-1')), 'kubelet');
     assert.equal(await who({ cert: proxy, headers: { 'X-Remote-User': 'jane' } }), 'jane');
     await until(async () => (await call('/api', bearer('abcdef.0123456789abcdef'))).status === 403);
