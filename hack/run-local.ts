@@ -143,7 +143,7 @@ async function main(): Promise<void> {
   await writeFile(kc, kubeconfig(`https://127.0.0.1:${port}`, ca, 'capstan', { clientCert: admin.cert, clientKey: admin.key }), { mode: 0o600 });
   process.stdout.write(
     `API server ready on https://127.0.0.1:${port}\nkubeconfig (admin, system:masters): ${kc}\n  kubectl --kubeconfig ${kc} get ns\n` +
-      `add a user: make user NAME=alice GROUPS=dev\nPress Ctrl-C to stop.\n`,
+      `add a user: make user NAME=alice GROUP=dev\nPress Ctrl-C to stop.\n`,
   );
 }
 

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { anonymousUser } from '../request/context.js';
-import type { AuthenticationResult, Authenticator } from './interface.js';
+import type { AuthenticationResult, Authenticator, MaybePromise } from './interface.js';
 
 const anonymous: AuthenticationResult = { user: anonymousUser };
 
@@ -13,7 +13,9 @@ const anonymous: AuthenticationResult = { user: anonymousUser };
 export class WithAnonymous implements Authenticator {
   constructor(private readonly inner: Authenticator) {}
 
-  async authenticate(req: IncomingMessage): Promise<AuthenticationResult | undefined> {
-    return (await this.inner.authenticate(req)) ?? anonymous;
+  /** Synchronous when inner answers synchronously. */
+  authenticate(req: IncomingMessage): MaybePromise<AuthenticationResult | undefined> {
+    const r = this.inner.authenticate(req);
+    return r instanceof Promise ? r.then((x) => x ?? anonymous) : (r ?? anonymous);
   }
 }

@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { UserInfo } from '../request/context.js';
-import type { AuthenticationResult, Authenticator } from './interface.js';
+import type { AuthenticationResult, Authenticator, MaybePromise } from './interface.js';
 
 /** The group every authenticated user is in. */
 export const authenticatedGroup = 'system:authenticated';
@@ -26,8 +26,13 @@ export class AuthenticatedGroupAdder implements Authenticator {
 
   constructor(private readonly inner: Authenticator) {}
 
-  async authenticate(req: IncomingMessage): Promise<AuthenticationResult | undefined> {
-    const r = await this.inner.authenticate(req);
+  /** Synchronous when inner answers synchronously. */
+  authenticate(req: IncomingMessage): MaybePromise<AuthenticationResult | undefined> {
+    const r = this.inner.authenticate(req);
+    return r instanceof Promise ? r.then((x) => this.extend(x)) : this.extend(r);
+  }
+
+  private extend(r: AuthenticationResult | undefined): AuthenticationResult | undefined {
     if (!r) return undefined;
     let out = this.extended.get(r);
     if (!out) {

@@ -5,7 +5,7 @@
  * FailOnError off, then the anonymous authenticator behind it with FailOnError on).
  */
 import type { IncomingMessage } from 'node:http';
-import { AuthenticationError, type AuthenticationResult, type Authenticator, type TokenAuthenticator } from './interface.js';
+import { AuthenticationError, type AuthenticationResult, type Authenticator, type MaybePromise, type TokenAuthenticator } from './interface.js';
 
 function aggregate(errors: readonly unknown[]): AuthenticationError {
   const messages = errors.map((e) => (e instanceof Error ? e.message : String(e)));
@@ -16,11 +16,44 @@ function aggregate(errors: readonly unknown[]): AuthenticationError {
 export class UnionAuthenticator implements Authenticator {
   constructor(readonly members: readonly Authenticator[]) {}
 
-  async authenticate(req: IncomingMessage): Promise<AuthenticationResult | undefined> {
+  /**
+   * Synchronous while the members answer synchronously (client certificates decided for the
+   * connection, no credential at all): no promise per request on the common path; a member's
+   * promise (a bearer token) switches the rest of the walk to async.
+   */
+  authenticate(req: IncomingMessage): MaybePromise<AuthenticationResult | undefined> {
     let errors: unknown[] | undefined;
-    for (const a of this.members) {
+    for (let i = 0; i < this.members.length; i++) {
+      let r: MaybePromise<AuthenticationResult | undefined>;
       try {
-        const r = await a.authenticate(req);
+        r = (this.members[i] as Authenticator).authenticate(req);
+      } catch (err) {
+        (errors ??= []).push(err);
+        continue;
+      }
+      if (r instanceof Promise) return this.continueAsync(req, r, i, errors);
+      if (r) return r;
+    }
+    if (errors) throw aggregate(errors);
+    return undefined;
+  }
+
+  private async continueAsync(
+    req: IncomingMessage,
+    pending: Promise<AuthenticationResult | undefined>,
+    index: number,
+    earlier: unknown[] | undefined,
+  ): Promise<AuthenticationResult | undefined> {
+    let errors = earlier;
+    try {
+      const r = await pending;
+      if (r) return r;
+    } catch (err) {
+      (errors ??= []).push(err);
+    }
+    for (let i = index + 1; i < this.members.length; i++) {
+      try {
+        const r = await (this.members[i] as Authenticator).authenticate(req);
         if (r) return r;
       } catch (err) {
         (errors ??= []).push(err);

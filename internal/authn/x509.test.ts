@@ -106,6 +106,23 @@ describe('x509 client certificate authenticator', () => {
     assert.equal(verifications, 1);
   });
 
+  it('verifies a certificate once for all its connections, while the CA file is unchanged', async () => {
+    const cert = await clientCert(ca, 'frank');
+    const verify = X509Certificate.prototype.verify;
+    let verifications = 0;
+    X509Certificate.prototype.verify = function (this: X509Certificate, key) {
+      verifications++;
+      return verify.call(this, key);
+    };
+    try {
+      // call() without an agent opens a new connection each time.
+      for (let i = 0; i < 4; i++) assert.equal((await call(cert)).user?.name, 'frank');
+    } finally {
+      X509Certificate.prototype.verify = verify;
+    }
+    assert.equal(verifications, 1);
+  });
+
   it('follows the CA file: a replaced CA is used at once and decisions made with the old one are dropped', async () => {
     const cert = await clientCert(ca, 'dave');
     const agent = keepAliveAgent(cert);

@@ -5,9 +5,10 @@
  * requests off, is answered 401 Unauthorized with kube's Status; the reason is logged, never sent.
  */
 import { StatusError } from '../apierrors/status-error.js';
-import type { Authenticator } from '../authn/interface.js';
+import type { AuthenticationResult, Authenticator, MaybePromise } from '../authn/interface.js';
 import type { Logger } from '../observability/logging.js';
 import type { Filter } from './interface.js';
+import type { RequestState } from './request-context.js';
 
 /** kube's answer to a request it could not authenticate. */
 export function newUnauthorized(message = 'Unauthorized'): StatusError {
@@ -26,23 +27,37 @@ export interface AuthenticationFilterDeps {
   readonly observe?: (result: 'success' | 'failure' | 'error', seconds: number, username?: string) => void;
 }
 
-/** Builds the authentication filter. */
+/** Builds the authentication filter. Synchronous when the authenticator answers synchronously. */
 export function withAuthentication(deps: AuthenticationFilterDeps): Filter {
-  return async (req, _res, state) => {
-    const start = deps.observe ? process.hrtime.bigint() : 0n;
-    let result;
-    try {
-      result = await deps.authenticator.authenticate(req);
-    } catch (err) {
-      deps.observe?.('error', Number(process.hrtime.bigint() - start) / 1e9);
-      deps.log?.v(2, `Unable to authenticate the request: ${(err as Error).message}`);
-      throw newUnauthorized();
-    }
+  const elapsed = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e9;
+  const refuse = (err: unknown, start: bigint): never => {
+    deps.observe?.('error', elapsed(start));
+    deps.log?.v(2, `Unable to authenticate the request: ${(err as Error).message}`);
+    throw newUnauthorized();
+  };
+  const accept = (result: AuthenticationResult | undefined, state: RequestState, start: bigint): void => {
     if (!result) {
-      deps.observe?.('failure', Number(process.hrtime.bigint() - start) / 1e9);
+      deps.observe?.('failure', elapsed(start));
       throw newUnauthorized();
     }
-    deps.observe?.('success', Number(process.hrtime.bigint() - start) / 1e9, result.user.name);
+    deps.observe?.('success', elapsed(start), result.user.name);
     state.ctx.user = result.user;
+  };
+  return (req, _res, state) => {
+    const start = deps.observe ? process.hrtime.bigint() : 0n;
+    let answer: MaybePromise<AuthenticationResult | undefined>;
+    try {
+      answer = deps.authenticator.authenticate(req);
+    } catch (err) {
+      return refuse(err, start);
+    }
+    if (answer instanceof Promise) {
+      return answer.then(
+        (result) => accept(result, state, start),
+        (err: unknown) => refuse(err, start),
+      );
+    }
+    accept(answer, state, start);
+    return undefined;
   };
 }
