@@ -34,11 +34,6 @@ export interface AuthenticationDeps {
   readonly storageOf: (group: string, resource: string, subresource?: string) => RestStorage | undefined;
   readonly log: Logger;
   readonly metrics?: ServerMetrics;
-  /**
-   * Token methods supplied in-process, asked after the configured ones (tests, embedders). No flag
-   * sets them: a server started from the command line has none.
-   */
-  readonly extraTokenAuthenticators?: readonly TokenAuthenticator[];
   /** Service account token issuing and verification (absent: no service account flags were given). */
   readonly serviceAccountTokens?: ServiceAccountTokenConfig;
 }
@@ -121,7 +116,6 @@ export async function buildAuthentication(
     stops.push(() => informer.stop());
     tokenAuthenticators.push(new AudienceAgnosticTokenAuthenticator(authenticator, apiAudiences));
   }
-  tokenAuthenticators.push(...(deps.extraTokenAuthenticators ?? []));
   // 3d. OIDC.
   if (methods.oidc) {
     const oidc = await newOIDCAuthenticator(methods.oidc, apiAudiences, deps.log);

@@ -32,7 +32,6 @@ import { ClusterIPAllocator } from '../registry/core/services/ip-allocator.js';
 import type { RestStorage } from '../registry/interface.js';
 import type { ResourceRegistration, SecurityHandles } from '../registry/registration.js';
 import { buildAuthentication } from '../authn/build.js';
-import { UnionAuthenticator } from '../authn/union.js';
 import { buildAuthorization } from '../authz/build.js';
 import { internalContext } from '../request/context.js';
 import { loadServiceAccountTokenConfig, type ServiceAccountTokenConfig } from '../serviceaccount/config.js';
@@ -124,7 +123,6 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     storageOf,
     log,
     metrics,
-    ...(options.extraTokenAuthenticators ? { extraTokenAuthenticators: options.extraTokenAuthenticators } : {}),
     ...(serviceAccountTokens ? { serviceAccountTokens } : {}),
   }, options);
   try {
@@ -238,9 +236,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     requestTimeoutMs: options.requestTimeoutMs,
     log,
     metrics,
-    authenticator: options.testAuthenticator
-      ? new UnionAuthenticator([options.testAuthenticator, security.authentication.authenticator])
-      : security.authentication.authenticator,
+    authenticator: security.authentication.authenticator,
     authorizer: security.authorization.authorizer,
     hstsDirectives: options.hsts?.directives ?? [],
     corsAllowedOrigins: options.cors?.allowedOrigins ?? [],

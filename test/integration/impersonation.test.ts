@@ -1,24 +1,26 @@
 /**
  * Impersonation over HTTPS: with --authorization-mode=AlwaysAllow the request runs as the user the
  * Impersonate-* headers name (SelfSubjectReview shows it); with AlwaysDeny the impersonation itself
- * is refused with kube's 403; groups without a user are refused before any authorization.
+ * is refused with kube's 403; groups without a user are refused before any authorization. The
+ * impersonating user comes from a --token-auth-file.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { useServer } from '../support/server.js';
-import { TestTokenAuthenticator, testTokens } from '../support/test-tokens.js';
+import { bearer, tokenAuthFileFlag, type StaticTokenUser } from '../support/static-tokens.js';
 
 const whoami = { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' };
 const path = '/apis/authentication.k8s.io/v1/selfsubjectreviews';
+const alice: StaticTokenUser = { token: 'alice-token', name: 'alice', uid: 'alice-uid', groups: ['devs'] };
 
 describe('impersonation: --authorization-mode=AlwaysAllow', () => {
-  const fx = useServer({ extraTokenAuthenticators: [new TestTokenAuthenticator(testTokens)] });
+  const fx = useServer({}, async () => [await tokenAuthFileFlag([alice])]);
 
   it('runs the request as the impersonated user, groups, uid and extra', async () => {
     const res = await fx.request('POST', path, {
       body: whoami,
       headers: {
-        authorization: 'Bearer alice-token',
+        ...bearer(alice.token),
         'Impersonate-User': 'bob',
         'Impersonate-Group': 'qa',
         'Impersonate-Uid': 'bob-uid',
@@ -46,10 +48,10 @@ describe('impersonation: --authorization-mode=AlwaysAllow', () => {
 });
 
 describe('impersonation: --authorization-mode=AlwaysDeny', () => {
-  const fx = useServer({ extraTokenAuthenticators: [new TestTokenAuthenticator(testTokens)] }, ['--authorization-mode=AlwaysDeny']);
+  const fx = useServer({}, async () => [await tokenAuthFileFlag([alice]), '--authorization-mode=AlwaysDeny']);
 
   it('refuses the impersonation with kube 403 before the request itself is authorized', async () => {
-    const res = await fx.request('GET', '/api/v1/namespaces/default/pods', { headers: { authorization: 'Bearer alice-token', 'Impersonate-User': 'bob' } });
+    const res = await fx.request('GET', '/api/v1/namespaces/default/pods', { headers: { ...bearer(alice.token), 'Impersonate-User': 'bob' } });
     assert.equal(res.status, 403);
     assert.deepEqual(res.json(), {
       kind: 'Status',

@@ -2,16 +2,21 @@
  * RBAC over HTTPS with --authorization-mode=RBAC: the bootstrap policy lets anonymous users read
  * public info and nothing else, escalation is refused with kube's 403, admin follows a new
  * aggregate-to-admin ClusterRole, and a restart reconciles bootstrap roles unless they are marked
- * autoupdate=false. Identities come from the test header authenticator.
+ * autoupdate=false. Identities come from a --token-auth-file: root in system:masters, jane in no
+ * group of her own.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { asUser, headerAuthenticator } from '../support/header-authenticator.js';
 import { useServer, type TestResponse } from '../support/server.js';
+import { bearer, tokenAuthFileFlag } from '../support/static-tokens.js';
 
 const rbac = '/apis/rbac.authorization.k8s.io/v1';
-const root = asUser('root', ['system:masters']);
-const jane = asUser('jane');
+const users = [
+  { token: 'root-token-0123456789', name: 'root', uid: 'root-uid', groups: ['system:masters'] },
+  { token: 'jane-token-0123456789', name: 'jane', uid: 'jane-uid' },
+] as const;
+const root = bearer(users[0].token);
+const jane = bearer(users[1].token);
 
 async function until(pred: () => Promise<boolean>, ms = 15_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -22,7 +27,7 @@ async function until(pred: () => Promise<boolean>, ms = 15_000): Promise<void> {
 }
 
 describe('RBAC over HTTPS (--authorization-mode=RBAC)', () => {
-  const fx = useServer({ testAuthenticator: headerAuthenticator }, ['--authorization-mode=RBAC']);
+  const fx = useServer({}, async () => [await tokenAuthFileFlag(users), '--authorization-mode=RBAC']);
 
   it('lets anonymous users read /healthz, /version and /readyz, and nothing else', async () => {
     for (const path of ['/healthz', '/version', '/readyz', '/livez']) assert.equal((await fx.request('GET', path)).status, 200, path);

@@ -1,19 +1,38 @@
 /**
- * The review APIs over HTTPS against a real server: TokenReview of valid, unknown and refused
- * tokens, SelfSubjectReview as anonymous and as a token user, the access reviews with
- * --authorization-mode=AlwaysAllow (and their validation), and with AlwaysDeny, where creating a
- * review is itself forbidden.
+ * The review APIs over HTTPS against a real server: TokenReview of valid (a static token, a
+ * pod-bound service account token with its extra), unknown and revoked tokens (a service account
+ * token whose account was deleted), SelfSubjectReview as anonymous and as token users, the access
+ * reviews with --authorization-mode=AlwaysAllow (and their validation), and with AlwaysDeny, where
+ * creating a review is itself forbidden. Users come from a --token-auth-file and from the
+ * serviceaccounts/token subresource.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { useServer } from '../support/server.js';
-import { TestTokenAuthenticator, testTokens } from '../support/test-tokens.js';
+import { useServer, type ServerFixture } from '../support/server.js';
+import { serviceAccountFlags, testIssuer, writeSigningKey } from '../support/service-accounts.js';
+import { bearer, tokenAuthFileFlag, type StaticTokenUser } from '../support/static-tokens.js';
 
 const json = { 'content-type': 'application/json', 'user-agent': 'review-test/1.0' };
+const alice: StaticTokenUser = { token: 'alice-token', name: 'alice', uid: 'alice-uid', groups: ['devs'] };
+
+/** POSTs body to path as anonymous (AlwaysAllow lets it), expects 201 and returns the created object. */
+async function create(fx: ServerFixture, path: string, body: unknown): Promise<any> {
+  const res = await fx.request('POST', path, { body });
+  assert.equal(res.status, 201, res.text);
+  return res.json();
+}
+
+/** A bound token of the service account (POST serviceaccounts/name/token), optionally bound to a pod. */
+async function serviceAccountToken(fx: ServerFixture, name: string, pod?: { name: string; uid: string }): Promise<string> {
+  const spec = pod ? { boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: pod.name, uid: pod.uid } } : {};
+  const tr = await create(fx, `/api/v1/namespaces/default/serviceaccounts/${name}/token`, { kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1', spec });
+  return tr.status.token;
+}
 
 describe('review APIs: --authorization-mode=AlwaysAllow', () => {
-  const fx = useServer({ extraTokenAuthenticators: [new TestTokenAuthenticator(testTokens)] });
+  const fx = useServer({}, async () => [await tokenAuthFileFlag([alice]), ...serviceAccountFlags(await writeSigningKey('ec'))]);
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) => fx.request('POST', path, { body, headers: { ...json, ...headers } });
+  const tokenReview = (token: string) => post('/apis/authentication.k8s.io/v1/tokenreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } });
 
   it('TokenReview of a valid token: 201 with the user (system:authenticated added), the review as sent and managedFields', async () => {
     const res = await post('/apis/authentication.k8s.io/v1/tokenreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: 'alice-token' } });
@@ -25,18 +44,52 @@ describe('review APIs: --authorization-mode=AlwaysAllow', () => {
     assert.equal(body.metadata.managedFields[0].manager, 'review-test');
     assert.deepEqual(body.metadata.managedFields[0].fieldsV1, { 'f:spec': { 'f:token': {} } });
     assert.deepEqual(body.spec, { token: 'alice-token' });
+    // A static token is audience-agnostic: it is valid for the server's --api-audiences (kube's wrapper).
     assert.deepEqual(body.status, {
       authenticated: true,
-      user: { username: 'alice', uid: 'alice-uid', groups: ['devs', 'system:authenticated'], extra: { scopes: ['read', 'write'] } },
+      user: { username: 'alice', uid: 'alice-uid', groups: ['devs', 'system:authenticated'] },
+      audiences: [testIssuer],
     });
   });
 
-  it('TokenReview of an unknown token: authenticated false with kube error, no reason beyond it', async () => {
-    const res = await post('/apis/authentication.k8s.io/v1/tokenreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: 'nobody' } });
+  it('TokenReview and SelfSubjectReview of a pod-bound service account token carry its extra', async () => {
+    const sa = await create(fx, '/api/v1/namespaces/default/serviceaccounts', { metadata: { name: 'builder' } });
+    const pod = await create(fx, '/api/v1/namespaces/default/pods', { metadata: { name: 'builder-pod' }, spec: { serviceAccountName: 'builder', containers: [{ name: 'c', image: 'busybox' }] } });
+    const token = await serviceAccountToken(fx, 'builder', { name: 'builder-pod', uid: pod.metadata.uid });
+    const jti = JSON.parse(Buffer.from(token.split('.')[1] as string, 'base64url').toString('utf8')).jti;
+    const user = {
+      username: 'system:serviceaccount:default:builder',
+      uid: sa.metadata.uid,
+      groups: ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated'],
+      extra: {
+        'authentication.kubernetes.io/credential-id': [`JTI=${jti}`],
+        'authentication.kubernetes.io/pod-name': ['builder-pod'],
+        'authentication.kubernetes.io/pod-uid': [pod.metadata.uid],
+      },
+    };
+    const review = await tokenReview(token);
+    assert.equal(review.status, 201);
+    assert.deepEqual(review.json().status, { authenticated: true, user, audiences: [testIssuer] });
+    const self = await post('/apis/authentication.k8s.io/v1/selfsubjectreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }, bearer(token));
+    assert.equal(self.status, 201);
+    assert.deepEqual(self.json().status.userInfo, user);
+  });
+
+  it('TokenReview of an unknown or revoked token: authenticated false with kube error, no reason beyond it', async () => {
+    const res = await tokenReview('nobody');
     assert.equal(res.status, 201);
     assert.deepEqual(res.json().status, { user: {}, error: 'invalid bearer token' });
-    const revoked = await post('/apis/authentication.k8s.io/v1/tokenreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: 'revoked-token' } });
-    assert.deepEqual(revoked.json().status, { user: {}, error: 'token has been revoked' });
+    // Two tokens of one service account: the first shows they were valid; the second, never used
+    // (so not in the 10 s success cache), is reviewed after the account is deleted.
+    await create(fx, '/api/v1/namespaces/default/serviceaccounts', { metadata: { name: 'departed' } });
+    const used = await serviceAccountToken(fx, 'departed');
+    const unused = await serviceAccountToken(fx, 'departed');
+    assert.equal((await tokenReview(used)).json().status.authenticated, true);
+    const deleted = await fx.request('DELETE', '/api/v1/namespaces/default/serviceaccounts/departed');
+    assert.equal(deleted.status, 200, deleted.text);
+    const revoked = await tokenReview(unused);
+    assert.equal(revoked.status, 201);
+    assert.deepEqual(revoked.json().status, { user: {}, error: 'serviceaccounts "departed" not found' });
   });
 
   it('TokenReview without a token is 400 with kube message; a dry run reviews as well', async () => {
@@ -54,8 +107,8 @@ describe('review APIs: --authorization-mode=AlwaysAllow', () => {
     const body = anon.json();
     assert.match(body.metadata.creationTimestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     assert.deepEqual(body.status, { userInfo: { username: 'system:anonymous', groups: ['system:unauthenticated'] } });
-    const alice = await post('/apis/authentication.k8s.io/v1/selfsubjectreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }, { authorization: 'Bearer alice-token' });
-    assert.deepEqual(alice.json().status.userInfo, { username: 'alice', uid: 'alice-uid', groups: ['devs', 'system:authenticated'], extra: { scopes: ['read', 'write'] } });
+    const self = await post('/apis/authentication.k8s.io/v1/selfsubjectreviews', { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }, bearer(alice.token));
+    assert.deepEqual(self.json().status.userInfo, { username: 'alice', uid: 'alice-uid', groups: ['devs', 'system:authenticated'] });
   });
 
   it('SubjectAccessReview: allowed, with kube validation messages', async () => {
@@ -120,11 +173,11 @@ describe('review APIs: --authorization-mode=AlwaysAllow', () => {
 });
 
 describe('review APIs: --authorization-mode=AlwaysDeny', () => {
-  const fx = useServer({ extraTokenAuthenticators: [new TestTokenAuthenticator(testTokens)] }, ['--authorization-mode=AlwaysDeny']);
+  const fx = useServer({}, async () => [await tokenAuthFileFlag([alice]), '--authorization-mode=AlwaysDeny']);
   it('refuses to create a review like any other request', async () => {
     const res = await fx.request('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', {
       body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { verb: 'create', resource: 'pods' } } },
-      headers: { authorization: 'Bearer alice-token' },
+      headers: bearer(alice.token),
     });
     assert.equal(res.status, 403);
     assert.equal(

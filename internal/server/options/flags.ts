@@ -5,10 +5,8 @@
  */
 import { isIP } from 'node:net';
 import yargs from 'yargs';
-import type { Authenticator } from '../../authn/interface.js';
 import { parseServiceCIDR } from '../../registry/core/services/ip-allocator.js';
 import { storageMediaTypes, type StorageMediaType } from '../../storage/codec.js';
-import type { TokenAuthenticator } from '../../authn/interface.js';
 import { formatGoDuration } from './duration.js';
 import { boolFlag, durationFlag, FlagError, intFlag, repeatedValues, watchCacheSizesFlag } from './flag-values.js';
 import { flagGroups, type FlagGroupOptions } from './groups.js';
@@ -34,17 +32,7 @@ export interface ServerOptions extends FlagGroupOptions {
    * Not a flag: the watch cache's window and buffer sizes, for tests that need a window small
    * enough to fall out of. Production uses kube's values (see internal/storage/cacher).
    */
-  /**
-   * Token authenticators supplied in-process (tests, embedders), asked after the configured
-   * methods. Not a flag: the command line cannot set it.
-   */
-  readonly extraTokenAuthenticators?: readonly TokenAuthenticator[];
   readonly watchCacheTuning?: { readonly minWindow?: number; readonly maxWindow?: number; readonly maxBufferedEvents?: number; readonly bookmarkIntervalMs?: number };
-  /**
-   * Not a flag: an authenticator asked before the configured ones, for tests that need users and
-   * groups of their choosing. The command line never sets it.
-   */
-  readonly testAuthenticator?: Authenticator;
   /** --secure-port (the TLS flags of secure serving are the secureServing group's). */
   readonly securePort: number;
   readonly bindAddress: string;

@@ -2,12 +2,36 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../../../../api/meta/types.js';
 import type { BuiltAuthentication } from '../../../authn/build.js';
-import { internalContext } from '../../../request/context.js';
-import { TestTokenAuthenticator, testTokens, type TestTokenEntry } from '../../../../test/support/test-tokens.js';
+import { AuthenticationError, type AuthenticationResult, type TokenAuthenticator } from '../../../authn/interface.js';
+import { internalContext, type UserInfo } from '../../../request/context.js';
 import { TokenReviewStorage } from './store.js';
 
-function authentication(tokens: Readonly<Record<string, TestTokenEntry>>, apiAudiences: string[] = []): BuiltAuthentication & { tokens: TestTokenAuthenticator } {
-  const t = new TestTokenAuthenticator(tokens);
+/** A token's entry: its user and audiences, or the error its method refuses it with. */
+type TokenEntry = { readonly user: UserInfo; readonly audiences?: readonly string[] } | { readonly error: string };
+
+/** The storage's token method, faked: answers from a table and records what each call asked. */
+class TableTokenAuthenticator implements TokenAuthenticator {
+  readonly calls: Array<{ token: string; audiences: readonly string[] }> = [];
+
+  constructor(private readonly tokens: Readonly<Record<string, TokenEntry>>) {}
+
+  authenticateToken(token: string, audiences: readonly string[]): AuthenticationResult | undefined {
+    this.calls.push({ token, audiences });
+    const entry = Object.hasOwn(this.tokens, token) ? this.tokens[token] : undefined;
+    if (!entry) return undefined;
+    if ('error' in entry) throw new AuthenticationError(entry.error);
+    return { user: entry.user, ...(entry.audiences ? { audiences: entry.audiences } : {}) };
+  }
+}
+
+const testTokens: Readonly<Record<string, TokenEntry>> = {
+  'alice-token': { user: { name: 'alice', uid: 'alice-uid', groups: ['devs'], extra: { scopes: ['read', 'write'] } } },
+  // What kube's bound service account validator says of a token whose pod was deleted.
+  'revoked-token': { error: 'service account token has been invalidated' },
+};
+
+function authentication(tokens: Readonly<Record<string, TokenEntry>>, apiAudiences: string[] = []): BuiltAuthentication & { tokens: TableTokenAuthenticator } {
+  const t = new TableTokenAuthenticator(tokens);
   return { authenticator: { authenticate: () => undefined }, tokenAuthenticator: t, clientCAs: () => [], apiAudiences, stop: () => undefined, tokens: t };
 }
 
@@ -33,7 +57,7 @@ describe('TokenReview storage', () => {
   it('answers an unknown token "invalid bearer token" and a refused one with the method error only', async () => {
     const store = new TokenReviewStorage({ authentication: authentication(testTokens) });
     assert.deepEqual((await store.create(ctx(), review({ token: 'who' }), { dryRun: false })).status, { user: {}, error: 'invalid bearer token' });
-    assert.deepEqual((await store.create(ctx(), review({ token: 'revoked-token' }), { dryRun: false })).status, { user: {}, error: 'token has been revoked' });
+    assert.deepEqual((await store.create(ctx(), review({ token: 'revoked-token' }), { dryRun: false })).status, { user: {}, error: 'service account token has been invalidated' });
   });
 
   it('reads the bearer token as kube does: the first word, none at all when it starts with a space', async () => {
