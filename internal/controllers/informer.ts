@@ -8,10 +8,8 @@
 import type { KubeObject } from '../../api/meta/types.js';
 import { hasReason } from '../apierrors/status-error.js';
 import type { Logger } from '../observability/logging.js';
-import type { ListOptions, RestStorage } from '../registry/interface.js';
+import { listEverything, type RestStorage } from '../registry/interface.js';
 import { internalContext } from '../request/context.js';
-import { everythingFields } from '../selectors/fields.js';
-import { everythingLabels } from '../selectors/labels.js';
 
 /** What an informer tells its handlers. Handlers run synchronously, in event order, and must not throw. */
 export interface InformerHandlers {
@@ -30,16 +28,6 @@ export interface InformerOptions {
   readonly retryMs?: number;
 }
 
-const listAll: ListOptions = {
-  labelSelector: everythingLabels,
-  fieldSelector: everythingFields,
-  resourceVersion: '',
-  resourceVersionMatch: '',
-  limit: 0,
-  continueToken: '',
-  watch: false,
-  allowWatchBookmarks: false,
-};
 
 /** The key of an object in an informer: "<namespace>/<name>", or "<name>" for cluster objects. */
 export function objectKey(obj: KubeObject): string {
@@ -131,7 +119,7 @@ export class Informer {
   private async relist(): Promise<string> {
     const s = this.options.storage;
     if (!s.list) throw new Error('storage cannot list');
-    const list = await s.list(this.ctx('list'), listAll);
+    const list = await s.list(this.ctx('list'), listEverything);
     const seen = new Set<string>();
     for (const obj of list.items) {
       const key = objectKey(obj);
@@ -165,7 +153,7 @@ export class Informer {
   private async watchFrom(resourceVersion: string): Promise<string> {
     const s = this.options.storage;
     if (!s.watch) throw new Error('storage cannot watch');
-    const watch = await s.watch(this.ctx('watch'), { ...listAll, watch: true, resourceVersion, allowWatchBookmarks: true });
+    const watch = await s.watch(this.ctx('watch'), { ...listEverything, watch: true, resourceVersion, allowWatchBookmarks: true });
     this.stopWatch = () => watch.stop();
     if (this.stopped) watch.stop();
     let rv = resourceVersion;

@@ -6,10 +6,8 @@
  */
 import type { KubeObject } from '../../api/meta/types.js';
 import { newNotFound } from '../apierrors/factories.js';
-import type { DeleteOptions, RestStorage } from '../registry/interface.js';
+import { listEverything, type DeleteOptions, type RestStorage } from '../registry/interface.js';
 import { internalContext } from '../request/context.js';
-import { everythingFields } from '../selectors/fields.js';
-import { everythingLabels } from '../selectors/labels.js';
 
 /** Calls on one resource. */
 export class ResourceClient {
@@ -32,16 +30,7 @@ export class ResourceClient {
   /** Lists every object (of every namespace when namespace is ''). */
   async list(namespace = ''): Promise<KubeObject[]> {
     if (!this.storage.list) throw new Error(`${this.resource} storage cannot list`);
-    const result = await this.storage.list(this.ctx('list', namespace), {
-      labelSelector: everythingLabels,
-      fieldSelector: everythingFields,
-      resourceVersion: '',
-      resourceVersionMatch: '',
-      limit: 0,
-      continueToken: '',
-      watch: false,
-      allowWatchBookmarks: false,
-    });
+    const result = await this.storage.list(this.ctx('list', namespace), listEverything);
     return result.items;
   }
 

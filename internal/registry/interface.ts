@@ -6,8 +6,8 @@
 import type { KubeObject } from '../../api/meta/types.js';
 import type { RequestContext } from '../request/context.js';
 import type { ListResult, ResourceVersionMatch, StorageWatch } from '../storage/interface.js';
-import type { FieldSelector } from '../selectors/fields.js';
-import type { LabelSelector } from '../selectors/labels.js';
+import { everythingFields, type FieldSelector } from '../selectors/fields.js';
+import { everythingLabels, type LabelSelector } from '../selectors/labels.js';
 
 /** Parsed list/watch query parameters (metav1.ListOptions). */
 export interface ListOptions {
@@ -92,3 +92,18 @@ export interface RestStorage {
     validate?: ValidateObjectFunc,
   ): Promise<KubeObject[]>;
 }
+
+/**
+ * List options selecting everything, the most recent state, unpaged: what in-process callers
+ * (controllers, informers) list and watch with. Shared and frozen; spread it to change a field.
+ */
+export const listEverything: ListOptions = Object.freeze({
+  labelSelector: everythingLabels,
+  fieldSelector: everythingFields,
+  resourceVersion: '',
+  resourceVersionMatch: '',
+  limit: 0,
+  continueToken: '',
+  watch: false,
+  allowWatchBookmarks: false,
+});

@@ -14,7 +14,7 @@ import type { BindingObject, RoleObject } from '../rbac/types.js';
 import { bootstrapPolicy, type BootstrapPolicy } from './policy.js';
 import { primeAggregatedClusterRoles, primeSplitClusterRoleBindings } from './upgrade-priming.js';
 import { reconcileBinding } from './reconcile-binding.js';
-import { reconcileRole } from './reconcile-role.js';
+import { reconcileRole, type ReconcileOperation } from './reconcile-role.js';
 
 /** Clients of the four RBAC resources. */
 export interface BootstrapClients {
@@ -43,67 +43,54 @@ async function fresh(client: ResourceClient, obj: KubeObject): Promise<KubeObjec
   }
 }
 
-async function reconcileOneRole(client: ResourceClient, what: string, expected: RoleObject, existing: RoleObject | undefined, log: Logger, attempt = 1): Promise<void> {
-  const name = expected.metadata.name ?? '';
-  const ns = expected.metadata.namespace ?? '';
-  const again = async (): Promise<void> => {
-    if (attempt >= maxAttempts) throw new Error(`${what} kept changing while it was reconciled`);
-    await reconcileOneRole(client, what, expected, (await fresh(client, expected)) as RoleObject | undefined, log, attempt + 1);
-  };
-  if (!existing) {
-    try {
-      await client.create(expected);
-      log.v(2, `created ${what}`);
-    } catch (err) {
-      if (!hasReason(err, 'AlreadyExists')) throw err;
-      await again();
-    }
-    return;
-  }
-  const result = reconcileRole(existing, expected);
-  if (result.operation === 'none') return;
-  const missing = result.missingRules.map(compactString).join(', ');
-  if (result.protected) {
-    log.warn(`skipped reconcile-protected ${what} with missing permissions: [${missing}]`);
-    return;
-  }
-  try {
-    await client.update(name, ns, (current) => {
-      const r = reconcileRole(current as RoleObject, expected);
-      return r.protected ? current : r.role;
-    });
-    log.v(2, `updated ${what} with additional permissions: [${missing}]`);
-  } catch (err) {
-    if (!hasReason(err, 'NotFound')) throw err;
-    await again();
-  }
+/** One kind of bootstrap object as reconciliation sees it: roles gain rules, bindings subjects. */
+interface Reconciler {
+  /** What "missing" lists in the log: "permissions" or "subjects". */
+  readonly missingWhat: string;
+  reconcile(existing: KubeObject, expected: KubeObject): { operation: ReconcileOperation; protected: boolean; object: KubeObject; missing: string };
 }
 
-async function reconcileOneBinding(client: ResourceClient, what: string, expected: BindingObject, existing: BindingObject | undefined, log: Logger, attempt = 1): Promise<void> {
+const roles: Reconciler = {
+  missingWhat: 'permissions',
+  reconcile(existing, expected) {
+    const r = reconcileRole(existing as RoleObject, expected as RoleObject);
+    return { operation: r.operation, protected: r.protected, object: r.role, missing: r.missingRules.map(compactString).join(', ') };
+  },
+};
+
+const bindings: Reconciler = {
+  missingWhat: 'subjects',
+  reconcile(existing, expected) {
+    const r = reconcileBinding(existing as BindingObject, expected as BindingObject);
+    const missing = r.missingSubjects.map((s) => `${s.kind} ${s.namespace ? `${s.namespace}/` : ''}${s.name}`).join(', ');
+    return { operation: r.operation, protected: r.protected, object: r.binding, missing };
+  },
+};
+
+/**
+ * Brings one object in line with expected: creates it when missing, adds what it lacks, replaces a
+ * binding whose roleRef changed. A write that loses a race (the object appeared, changed or went
+ * away meanwhile) starts over from a fresh read, a few times at most.
+ */
+async function reconcileOne(client: ResourceClient, kind: Reconciler, what: string, expected: KubeObject, existing: KubeObject | undefined, log: Logger, attempt = 1): Promise<void> {
   const name = expected.metadata.name ?? '';
   const ns = expected.metadata.namespace ?? '';
   const again = async (): Promise<void> => {
     if (attempt >= maxAttempts) throw new Error(`${what} kept changing while it was reconciled`);
-    await reconcileOneBinding(client, what, expected, (await fresh(client, expected)) as BindingObject | undefined, log, attempt + 1);
+    await reconcileOne(client, kind, what, expected, await fresh(client, expected), log, attempt + 1);
   };
-  if (!existing) {
-    try {
+  try {
+    if (!existing) {
       await client.create(expected);
       log.v(2, `created ${what}`);
-    } catch (err) {
-      if (!hasReason(err, 'AlreadyExists')) throw err;
-      await again();
+      return;
     }
-    return;
-  }
-  const result = reconcileBinding(existing, expected);
-  if (result.operation === 'none') return;
-  const missing = result.missingSubjects.map((s) => `${s.kind} ${s.namespace ? `${s.namespace}/` : ''}${s.name}`).join(', ');
-  if (result.protected) {
-    log.warn(`skipped reconcile-protected ${what} with missing subjects: [${missing}]`);
-    return;
-  }
-  try {
+    const result = kind.reconcile(existing, expected);
+    if (result.operation === 'none') return;
+    if (result.protected) {
+      log.warn(`skipped reconcile-protected ${what} with missing ${kind.missingWhat}: [${result.missing}]`);
+      return;
+    }
     if (result.operation === 'recreate') {
       // The roleRef of a binding cannot change: replace the binding, only if it is still the one read.
       await client.delete(name, ns, { uid: existing.metadata.uid ?? '' });
@@ -112,10 +99,10 @@ async function reconcileOneBinding(client: ResourceClient, what: string, expecte
       return;
     }
     await client.update(name, ns, (current) => {
-      const r = reconcileBinding(current as BindingObject, expected);
-      return r.protected || r.operation === 'recreate' ? current : r.binding;
+      const r = kind.reconcile(current, expected);
+      return r.protected || r.operation === 'recreate' ? current : r.object;
     });
-    log.v(2, `updated ${what} with additional subjects: [${missing}]`);
+    log.v(2, `updated ${what} with additional ${kind.missingWhat}: [${result.missing}]`);
   } catch (err) {
     if (!hasReason(err, 'NotFound') && !hasReason(err, 'Conflict') && !hasReason(err, 'AlreadyExists')) throw err;
     await again();
@@ -142,32 +129,23 @@ export async function reconcileBootstrapPolicy(clients: BootstrapClients, log: L
   const clusterRoleBindings = byKey(await clients.clusterRoleBindings.list());
   await primeAggregatedClusterRoles(clients.clusterRoles, clusterRoles, log);
   await primeSplitClusterRoleBindings(clients.clusterRoleBindings, clusterRoleBindings, log);
-  const roles = byKey(await clients.roles.list());
-  const roleBindings = byKey(await clients.roleBindings.list());
+  const existingRoles = byKey(await clients.roles.list());
+  const existingRoleBindings = byKey(await clients.roleBindings.list());
 
-  const roleStep = (client: ResourceClient, kind: string, have: Map<string, KubeObject>) => async (r: RoleObject) => {
-    const what = `${kind}.rbac.authorization.k8s.io/${r.metadata.namespace ? `${r.metadata.namespace}/` : ''}${r.metadata.name ?? ''}`;
+  const step = (client: ResourceClient, kind: Reconciler, resource: string, have: Map<string, KubeObject>) => async (o: KubeObject) => {
+    const what = `${resource}.rbac.authorization.k8s.io/${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name ?? ''}`;
     try {
-      await reconcileOneRole(client, what, r, have.get(keyOf(r)) as RoleObject | undefined, log);
-    } catch (err) {
-      log.warn(`unable to reconcile ${what}: ${(err as Error).message}`);
-      throw err;
-    }
-  };
-  const bindingStep = (client: ResourceClient, kind: string, have: Map<string, KubeObject>) => async (b: BindingObject) => {
-    const what = `${kind}.rbac.authorization.k8s.io/${b.metadata.namespace ? `${b.metadata.namespace}/` : ''}${b.metadata.name ?? ''}`;
-    try {
-      await reconcileOneBinding(client, what, b, have.get(keyOf(b)) as BindingObject | undefined, log);
+      await reconcileOne(client, kind, what, o, have.get(keyOf(o)), log);
     } catch (err) {
       log.warn(`unable to reconcile ${what}: ${(err as Error).message}`);
       throw err;
     }
   };
   const results = [
-    await each(policy.clusterRoles, roleStep(clients.clusterRoles, 'clusterrole', clusterRoles)),
-    await each(policy.clusterRoleBindings, bindingStep(clients.clusterRoleBindings, 'clusterrolebinding', clusterRoleBindings)),
-    await each(policy.roles, roleStep(clients.roles, 'role', roles)),
-    await each(policy.roleBindings, bindingStep(clients.roleBindings, 'rolebinding', roleBindings)),
+    await each(policy.clusterRoles, step(clients.clusterRoles, roles, 'clusterrole', clusterRoles)),
+    await each(policy.clusterRoleBindings, step(clients.clusterRoleBindings, bindings, 'clusterrolebinding', clusterRoleBindings)),
+    await each(policy.roles, step(clients.roles, roles, 'role', existingRoles)),
+    await each(policy.roleBindings, step(clients.roleBindings, bindings, 'rolebinding', existingRoleBindings)),
   ];
   return results.every(Boolean);
 }

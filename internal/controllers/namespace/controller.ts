@@ -8,10 +8,8 @@ import type { KubeObject } from '../../../api/meta/types.js';
 import { hasReason } from '../../apierrors/status-error.js';
 import type { Logger } from '../../observability/logging.js';
 import { kubernetesFinalizer, specFinalizers } from '../../registry/core/namespaces/strategy.js';
-import type { ListOptions, RestStorage } from '../../registry/interface.js';
+import { listEverything, type RestStorage } from '../../registry/interface.js';
 import { internalContext } from '../../request/context.js';
-import { everythingFields } from '../../selectors/fields.js';
-import { everythingLabels } from '../../selectors/labels.js';
 
 /** The storage of one namespaced resource whose objects a namespace holds. */
 export interface NamespacedContent {
@@ -31,16 +29,6 @@ export interface NamespaceControllerDeps {
   readonly resyncMs?: number;
 }
 
-const everything: ListOptions = {
-  labelSelector: everythingLabels,
-  fieldSelector: everythingFields,
-  resourceVersion: '',
-  resourceVersionMatch: '',
-  limit: 0,
-  continueToken: '',
-  watch: false,
-  allowWatchBookmarks: false,
-};
 
 // Kept short: an object's last finalizer can go at any time and nothing else wakes the namespace up.
 const maxBackoffMs = 5_000;
@@ -77,7 +65,7 @@ export class NamespaceController {
       try {
         const ctx = internalContext({ verb: 'watch', resource: 'namespaces' });
         const watch = await (this.deps.namespaces.watch as NonNullable<RestStorage['watch']>).call(this.deps.namespaces, ctx, {
-          ...everything,
+          ...listEverything,
           watch: true,
         });
         this.watchStop = () => watch.stop();
@@ -99,7 +87,7 @@ export class NamespaceController {
   private async enqueueAll(): Promise<void> {
     try {
       const ctx = internalContext({ verb: 'list', resource: 'namespaces' });
-      const list = await (this.deps.namespaces.list as NonNullable<RestStorage['list']>).call(this.deps.namespaces, ctx, everything);
+      const list = await (this.deps.namespaces.list as NonNullable<RestStorage['list']>).call(this.deps.namespaces, ctx, listEverything);
       for (const ns of list.items) if (ns.metadata.deletionTimestamp) this.enqueue(ns.metadata.name ?? '');
     } catch (err) {
       this.deps.log.warn(`namespace controller: resync failed: ${(err as Error).message}`);
@@ -180,10 +168,10 @@ export class NamespaceController {
       const storage = content.storage;
       const ctx = internalContext({ verb: 'deletecollection', group: content.group, resource: content.resource, namespace });
       if (storage.deleteCollection) {
-        await storage.deleteCollection(ctx, everything, { dryRun: false, propagationPolicy: 'Background' });
+        await storage.deleteCollection(ctx, listEverything, { dryRun: false, propagationPolicy: 'Background' });
       }
       if (!storage.list) continue;
-      const left = await storage.list(internalContext({ verb: 'list', group: content.group, resource: content.resource, namespace }), everything);
+      const left = await storage.list(internalContext({ verb: 'list', group: content.group, resource: content.resource, namespace }), listEverything);
       if (left.items.length > 0) {
         counts.set(content.group ? `${content.resource}.${content.group}` : `${content.resource}.`, left.items.length);
         for (const item of left.items) for (const f of item.metadata.finalizers ?? []) finalizers.set(f, (finalizers.get(f) ?? 0) + 1);
