@@ -19,11 +19,10 @@ import type {
   Storage,
   StorageWatch,
 } from '../interface.js';
-import { identityReadEncryptedMessage, isEncryptedValue } from '../value/identity.js';
-import { errorMessage } from '../value/interface.js';
 import type { GroupResource, TransformerSlot, TransformerSource } from '../value/resource-transformers.js';
 import { interpretEtcdError, isCompacted, isFutureRevision } from './errors.js';
 import { parseResourceVersion, prefixEnd } from './revision.js';
+import { StoredValues } from './stored-values.js';
 import { startWatch } from './watcher.js';
 
 /** The largest page etcd is asked for while filling a selective page (kube's maxLimit). */
@@ -67,11 +66,6 @@ interface Current {
   readonly stale: boolean;
 }
 
-/** A value the store cannot transform: kube's InternalError, naming the key in lists and watches. */
-function transformFailed(key: string, why: string, withKey: boolean): StorageError {
-  return new StorageError('Internal', key, withKey ? `unable to transform key ${JSON.stringify(key)}: ${why}` : why);
-}
-
 /** Storage backed by etcd through the etcd3 client. Stateless apart from the client. */
 export class Etcd3Store implements Storage {
   private readonly prefix: string;
@@ -81,6 +75,8 @@ export class Etcd3Store implements Storage {
   private readonly onDecode: ((obj: KubeObject) => void) | undefined;
   /** This resource's transformer (views made by forResource); undefined on the root store. */
   private readonly slot: TransformerSlot | undefined;
+  /** Values through that transformer. */
+  private readonly values: StoredValues;
   /** The per-resource views of the root store, by key prefix. */
   private readonly views = new Map<string, Etcd3Store>();
 
@@ -96,6 +92,7 @@ export class Etcd3Store implements Storage {
     this.bookmarkIntervalMs = options.bookmarkIntervalMs;
     this.onDecode = options.onDecode;
     this.slot = slot;
+    this.values = new StoredValues(slot);
   }
 
   /**
@@ -127,58 +124,10 @@ export class Etcd3Store implements Storage {
    */
   private decode(kv: IKeyValue, withKey = false): KubeObject {
     const key = kv.key.toString();
-    const obj = this.codec.decode(key, this.plaintext(kv.value, key, withKey));
+    const obj = this.codec.decode(key, this.values.read(kv.value, key, withKey).data);
     this.onDecode?.(obj);
     obj.metadata.resourceVersion = kv.mod_revision;
     return obj;
-  }
-
-  /** The plaintext of a stored value (the value itself without encryption: no copy). */
-  private plaintext(value: Buffer, key: string, withKey: boolean): Buffer {
-    const t = this.slot?.current;
-    if (t === undefined) {
-      if (isEncryptedValue(value)) throw transformFailed(key, identityReadEncryptedMessage, withKey);
-      return value;
-    }
-    try {
-      return t.fromStorage(value, key).data;
-    } catch (err) {
-      throw transformFailed(key, errorMessage(err), withKey);
-    }
-  }
-
-  /** The bytes to store for plaintext data under key; throws Internal when encryption fails. */
-  private seal(data: Buffer, key: string): Buffer {
-    const t = this.slot?.current;
-    if (t === undefined) return data;
-    try {
-      return t.toStorage(data, key);
-    } catch (err) {
-      throw new StorageError('Internal', key, errorMessage(err));
-    }
-  }
-
-  /**
-   * Fetches what reading these values needs from outside (KMS data keys not cached yet); undefined
-   * (no promise) when nothing is needed, which is always the case without KMS.
-   */
-  private prepare(kvs: readonly IKeyValue[]): Promise<void> | undefined {
-    const t = this.slot?.current;
-    if (t?.prepareRead === undefined || kvs.length === 0) return undefined;
-    const values: Buffer[] = [];
-    for (const kv of kvs) values.push(kv.value);
-    return t.prepareRead(values);
-  }
-
-  /** Prepares a watch response's values (current and previous) for reading. */
-  private prepareEvents(kvs: ReadonlyArray<{ kv: IKeyValue; prev_kv?: IKeyValue }>): Promise<void> | undefined {
-    if (this.slot?.current?.prepareRead === undefined) return undefined;
-    const all: IKeyValue[] = [];
-    for (const ev of kvs) {
-      all.push(ev.kv);
-      if (ev.prev_kv) all.push(ev.prev_kv);
-    }
-    return this.prepare(all);
   }
 
   private async range(key: string, extra: { rangeEnd?: Buffer; limit?: number; revision?: bigint; countOnly?: boolean } = {}): Promise<IRangeResponse> {
@@ -221,23 +170,10 @@ export class Etcd3Store implements Storage {
   private async currentFromRange(res: IRangeResponse | undefined): Promise<Current> {
     const kv = res?.kvs[0];
     if (!kv) return { obj: undefined, data: undefined, rev: 0n, stale: false };
-    const pending = this.prepare(res.kvs);
+    const pending = this.values.prepare(res.kvs);
     if (pending) await pending;
     const key = kv.key.toString();
-    const t = this.slot?.current;
-    let data = kv.value;
-    let stale = false;
-    if (t === undefined) {
-      if (isEncryptedValue(data)) throw transformFailed(key, identityReadEncryptedMessage, false);
-    } else {
-      try {
-        const r = t.fromStorage(kv.value, key);
-        data = r.data;
-        stale = r.stale;
-      } catch (err) {
-        throw transformFailed(key, errorMessage(err), false);
-      }
-    }
+    const { data, stale } = this.values.read(kv.value, key, false);
     const obj = this.codec.decode(key, data);
     this.onDecode?.(obj);
     obj.metadata.resourceVersion = kv.mod_revision;
@@ -254,7 +190,7 @@ export class Etcd3Store implements Storage {
       throw new StorageError('InvalidArgument', full, 'resourceVersion should not be set on objects to be created');
     }
     const data = this.codec.encode(obj);
-    const res = await this.txn(full, 0n, 'put', this.seal(data, full));
+    const res = await this.txn(full, 0n, 'put', this.values.seal(data, full));
     if (!res.succeeded) throw new StorageError('KeyExists', full, `key ${full} already exists`);
     const out = this.codec.decode(full, data);
     this.onDecode?.(out);
@@ -271,7 +207,7 @@ export class Etcd3Store implements Storage {
     }
     const kv = res.kvs[0];
     if (!kv) throw new StorageError('NotFound', full, `key ${full} not found`);
-    const pending = this.prepare(res.kvs);
+    const pending = this.values.prepare(res.kvs);
     if (pending) await pending;
     return this.decode(kv);
   }
@@ -336,7 +272,7 @@ export class Etcd3Store implements Storage {
       if (res.kvs.length === 0 && res.more) {
         throw new StorageError('Unreachable', full, 'no results were found, but etcd indicated there were more values remaining');
       }
-      const pending = this.prepare(res.kvs);
+      const pending = this.values.prepare(res.kvs);
       if (pending) await pending;
       for (const kv of res.kvs) {
         if (paging && items.length >= limit) {
@@ -384,7 +320,7 @@ export class Etcd3Store implements Storage {
     const keys: string[] = [];
     const kv = res.kvs[0];
     if (kv) {
-      const pending = this.prepare(res.kvs);
+      const pending = this.values.prepare(res.kvs);
       if (pending) await pending;
       const obj = this.decode(kv, true);
       if (matches(obj)) {
@@ -454,7 +390,7 @@ export class Etcd3Store implements Storage {
         }
         return current.obj;
       }
-      const res = await this.txn(full, current.rev, 'put', this.seal(data, full));
+      const res = await this.txn(full, current.rev, 'put', this.values.seal(data, full));
       if (!res.succeeded) {
         current = await this.currentFromRange(res.responses[0]?.response_range);
         fromCache = false;
@@ -514,7 +450,7 @@ export class Etcd3Store implements Storage {
       keyPrefix,
       opts,
       decode: (kv) => this.decode(kv, true),
-      prepare: (events) => this.prepareEvents(events),
+      prepare: (events) => this.values.prepareEvents(events),
       relativeKey: (kv) => kv.key.toString().slice(this.prefix.length),
       checkRevisionAvailable: (rev) => this.checkRevisionAvailable(full, rev),
       ...(this.bookmarkIntervalMs ? { bookmarkIntervalMs: this.bookmarkIntervalMs } : {}),
