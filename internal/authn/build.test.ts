@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { X509Certificate } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { startEchoServer, type EchoAnswer, type EchoServer } from '../../test/support/authn-echo.js';
@@ -48,7 +49,13 @@ describe('the assembled authenticator (flags to users, over TLS)', () => {
   });
 
   it('names certificate, proxy and token users, each in system:authenticated', async () => {
-    assert.deepEqual((await call({ cert: await clientCert(clientCA, 'admin', ['system:masters']) })).user, { name: 'admin', groups: ['system:masters', 'system:authenticated'] });
+    const admin = await clientCert(clientCA, 'admin', ['system:masters']);
+    const fingerprint = new X509Certificate(admin.cert).fingerprint256.replaceAll(':', '').toLowerCase();
+    assert.deepEqual((await call({ cert: admin })).user, {
+      name: 'admin',
+      groups: ['system:masters', 'system:authenticated'],
+      extra: { 'authentication.kubernetes.io/credential-id': [`X509SHA256=${fingerprint}`] },
+    });
     const viaProxy = await call({ cert: await clientCert(proxyCA, 'front-proxy-client'), headers: { 'X-Remote-User': 'jane', 'X-Remote-Group': 'devs' } });
     assert.deepEqual(viaProxy.user, { name: 'jane', groups: ['devs', 'system:authenticated'] });
     const token = await call({ headers: { Authorization: 'Bearer secret-token' } });

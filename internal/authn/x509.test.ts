@@ -22,6 +22,12 @@ import { X509Authenticator } from './x509.js';
 
 const log = createLogger(0, true);
 
+/** The credential id kube 1.32+ gives a certificate user, from the SHA-256 fingerprint openssl prints. */
+function credentialExtra(pem: string): Record<string, string[]> {
+  const fingerprint = new X509Certificate(pem).fingerprint256.replaceAll(':', '').toLowerCase();
+  return { 'authentication.kubernetes.io/credential-id': [`X509SHA256=${fingerprint}`] };
+}
+
 describe('x509 client certificate authenticator', () => {
   let ca: CertificateAuthority;
   let other: CertificateAuthority;
@@ -48,9 +54,13 @@ describe('x509 client certificate authenticator', () => {
     await echo.close();
   });
 
-  it('names the user by CN and the groups by the O entries', async () => {
-    const a = await call(await clientCert(ca, 'alice', ['system:masters', 'devs']));
-    assert.deepEqual(a.user, { name: 'alice', groups: ['system:masters', 'devs'] });
+  it('names the user by CN, the groups by the O entries and the credential by its fingerprint', async () => {
+    const cert = await clientCert(ca, 'alice', ['system:masters', 'devs']);
+    const a = await call(cert);
+    assert.deepEqual(a.user, { name: 'alice', groups: ['system:masters', 'devs'], extra: credentialExtra(cert.cert) });
+    // Each certificate is its own credential, even for the same subject.
+    const again = await clientCert(ca, 'alice', ['system:masters', 'devs']);
+    assert.notDeepEqual((await call(again)).user?.extra, a.user?.extra);
   });
 
   it('has no opinion without a certificate or without a CN', async () => {
@@ -83,7 +93,8 @@ describe('x509 client certificate authenticator', () => {
     const inter = await intermediateAuthority(ca, 'intermediate');
     const leaf = await clientCert(inter, 'bob', ['team']);
     const a = await call({ cert: leaf.cert + inter.certPem, key: leaf.key });
-    assert.deepEqual(a.user, { name: 'bob', groups: ['team'] });
+    // The credential is the leaf, not the chain.
+    assert.deepEqual(a.user, { name: 'bob', groups: ['team'], extra: credentialExtra(leaf.cert) });
     // Without the intermediate the chain does not reach the CA.
     assert.match((await call(leaf)).error ?? '', /unknown authority/);
   });
