@@ -8,8 +8,11 @@
  * are loaded in alternating rounds whose order flips every round (the server measured second in a
  * round runs on a warmer machine); each ratio is the median of the rounds'. Measured against two
  * identical servers this way the ratio stays within a few percent of 1.0 (an A/A check, see
- * bench/README.md). Target: at most 10% slower (>= 0.9x).
+ * bench/README.md). Each server's own CPU time per answered request over its runs (from /proc) is
+ * noted too: what security costs the server, apart from the load generator sharing the cores.
+ * Target: at most 10% slower (>= 0.9x).
  */
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +33,31 @@ const namespace = 'bench-security';
 interface Workload {
   readonly name: string;
   readonly load: (server: ServerHandle, clientCert?: { cert: string; key: string }) => Promise<Throughput>;
+}
+
+/** A load's throughput and the server's CPU per answered request while it ran (µs; NaN where /proc is missing). */
+interface Measured {
+  readonly throughput: Throughput;
+  readonly cpuMicrosPerRequest: number;
+}
+
+/** CPU time (user + system) a process has used, in ms, from /proc; NaN where there is none. */
+function processCpuMs(pid: number): number {
+  try {
+    // Fields after the command name: state is [0], utime [11], stime [12], in clock ticks (100/s on Linux).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Runs a load and measures the server's own CPU over it: what the server spends, whatever the load generator costs. */
+async function measure(server: ServerHandle, run: () => Promise<Throughput>): Promise<Measured> {
+  const before = processCpuMs(server.pid);
+  const throughput = await run();
+  const cpuMs = processCpuMs(server.pid) - before;
+  return { throughput, cpuMicrosPerRequest: throughput.ok > 0 ? (cpuMs * 1000) / throughput.ok : Number.NaN };
 }
 
 /** Sets a server up: the namespace, a ConfigMap to read, and (secured) the user's RoleBinding. */
@@ -94,8 +122,8 @@ export async function securityBenchmark(ctx: BenchContext): Promise<BenchResult[
           throughput({ port: s.port, ca: s.ca, path: `${collectionPath(namespace, 'configmaps')}/target?resourceVersion=0`, connections, warmupSeconds: 0, seconds, ...(clientCert ? { clientCert } : {}) }),
       },
     ];
-    const secured: Throughput[][] = workloads.map(() => []);
-    const open: Throughput[][] = workloads.map(() => []);
+    const secured: Measured[][] = workloads.map(() => []);
+    const open: Measured[][] = workloads.map(() => []);
     await withServer(await ctx.apiServer(undefined, [`--client-ca-file=${caFile}`, '--authorization-mode=Node,RBAC', '--anonymous-auth=false']), async (secure) => {
       await withServer(await ctx.apiServer(), async (plain) => {
         await prepare(secure, admin);
@@ -110,12 +138,14 @@ export async function securityBenchmark(ctx: BenchContext): Promise<BenchResult[
         await secure.profile('security', async () => {
           for (let r = 0; r < rounds; r++) {
             for (const [i, w] of workloads.entries()) {
+              const runSecure = async (): Promise<void> => void (secured[i] as Measured[]).push(await measure(secure, () => w.load(secure, user)));
+              const runPlain = async (): Promise<void> => void (open[i] as Measured[]).push(await measure(plain, () => w.load(plain)));
               if (r % 2 === 0) {
-                (secured[i] as Throughput[]).push(await w.load(secure, user));
-                (open[i] as Throughput[]).push(await w.load(plain));
+                await runSecure();
+                await runPlain();
               } else {
-                (open[i] as Throughput[]).push(await w.load(plain));
-                (secured[i] as Throughput[]).push(await w.load(secure, user));
+                await runPlain();
+                await runSecure();
               }
             }
           }
@@ -123,10 +153,15 @@ export async function securityBenchmark(ctx: BenchContext): Promise<BenchResult[
       });
     });
     return workloads.map((w, i) => {
-      const s = secured[i] as Throughput[];
-      const o = open[i] as Throughput[];
+      const s = (secured[i] as Measured[]).map((m) => m.throughput);
+      const o = (open[i] as Measured[]).map((m) => m.throughput);
       const ratios = s.map((x, j) => ratio(x.perSecond, (o[j] as Throughput).perSecond));
-      const notes = [`per round: ${s.map((x, j) => `${formatRate(x.perSecond)}/${formatRate((o[j] as Throughput).perSecond)}`).join(', ')} (x509+RBAC/AlwaysAllow)`];
+      const cpuSecure = median((secured[i] as Measured[]).map((m) => m.cpuMicrosPerRequest));
+      const cpuOpen = median((open[i] as Measured[]).map((m) => m.cpuMicrosPerRequest));
+      const notes = [
+        `per round: ${s.map((x, j) => `${formatRate(x.perSecond)}/${formatRate((o[j] as Throughput).perSecond)}`).join(', ')} (x509+RBAC/AlwaysAllow)`,
+        `server CPU per request (median of rounds, from /proc): ${cpuSecure.toFixed(0)} µs against ${cpuOpen.toFixed(0)} µs = ${(cpuSecure / cpuOpen).toFixed(2)}x`,
+      ];
       const failed = s.reduce((n, x) => n + x.failed, 0) + o.reduce((n, x) => n + x.failed, 0);
       if (failed > 0) notes.push(`${failed} requests did not answer 2xx: ${JSON.stringify([...s, ...o].map((x) => x.statusCodes))}`);
       const rate = median(s.map((x) => x.perSecond));
@@ -139,7 +174,7 @@ export async function securityBenchmark(ctx: BenchContext): Promise<BenchResult[
         baselineValue: base,
         ratio: median(ratios),
         target: { on: 'ratio', op: '>=', threshold: 0.9, text: '>= 0.9x (at most 10% slower)' },
-        figures: { secured: s, open: o, ratios, connections, seconds, rounds },
+        figures: { secured: s, open: o, ratios, cpuMicrosPerRequest: { secured: cpuSecure, open: cpuOpen }, connections, seconds, rounds },
         notes,
       });
     });

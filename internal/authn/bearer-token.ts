@@ -5,7 +5,7 @@
  * is removed from the request, as kube does, so nothing downstream sees the credential.
  */
 import type { IncomingMessage } from 'node:http';
-import { AuthenticationError, type AuthenticationResult, type Authenticator, type TokenAuthenticator } from './interface.js';
+import { AuthenticationError, type AuthenticationResult, type Authenticator, type MaybePromise, type TokenAuthenticator } from './interface.js';
 
 /** The token of an `Authorization: Bearer` header, or undefined. */
 export function bearerToken(req: IncomingMessage): string | undefined {
@@ -25,12 +25,18 @@ export class BearerTokenAuthenticator implements Authenticator {
     private readonly apiAudiences: readonly string[],
   ) {}
 
-  async authenticate(req: IncomingMessage): Promise<AuthenticationResult | undefined> {
+  /** Synchronous without a token, and with one the token methods answer synchronously (the token cache). */
+  authenticate(req: IncomingMessage): MaybePromise<AuthenticationResult | undefined> {
     const token = bearerToken(req);
     if (token === undefined) return undefined;
-    const r = await this.tokens.authenticateToken(token, this.apiAudiences);
-    if (!r) throw new AuthenticationError('invalid bearer token');
-    delete req.headers.authorization;
-    return r;
+    const r = this.tokens.authenticateToken(token, this.apiAudiences);
+    return r instanceof Promise ? r.then((x) => accepted(req, x)) : accepted(req, r);
   }
+}
+
+/** A token's answer as the request's: a token nobody accepts is invalid; an accepted one leaves the request. */
+function accepted(req: IncomingMessage, r: AuthenticationResult | undefined): AuthenticationResult {
+  if (!r) throw new AuthenticationError('invalid bearer token');
+  delete req.headers.authorization;
+  return r;
 }

@@ -26,9 +26,9 @@ describe('WebSocket subprotocol bearer tokens', () => {
   });
 
   it("refuses what kube refuses, with kube's reasons", async () => {
-    await assert.rejects(a.authenticate(upgrade([enc('good-token')])), { message: 'missing additional subprotocol' });
-    await assert.rejects(a.authenticate(upgrade([enc('good-token'), enc('good-token'), 'v5'])), { message: 'multiple base64.bearer.authorization tokens specified' });
-    await assert.rejects(a.authenticate(upgrade(['base64url.bearer.authorization.k8s.io.a+b', 'v5'])), { message: 'invalid base64.bearer.authorization token encoding' });
-    await assert.rejects(a.authenticate(upgrade([enc('other'), 'v5'])), { message: 'invalid bearer token' });
+    await assert.rejects(async () => a.authenticate(upgrade([enc('good-token')])), { message: 'missing additional subprotocol' });
+    await assert.rejects(async () => a.authenticate(upgrade([enc('good-token'), enc('good-token'), 'v5'])), { message: 'multiple base64.bearer.authorization tokens specified' });
+    await assert.rejects(async () => a.authenticate(upgrade(['base64url.bearer.authorization.k8s.io.a+b', 'v5'])), { message: 'invalid base64.bearer.authorization token encoding' });
+    await assert.rejects(async () => a.authenticate(upgrade([enc('other'), 'v5'])), { message: 'invalid bearer token' });
   });
 });

@@ -7,7 +7,7 @@
  * accepts is invalid (401).
  */
 import type { IncomingMessage } from 'node:http';
-import { AuthenticationError, type AuthenticationResult, type Authenticator, type TokenAuthenticator } from './interface.js';
+import { AuthenticationError, type AuthenticationResult, type MaybePromise, type Authenticator, type TokenAuthenticator } from './interface.js';
 
 const prefix = 'base64url.bearer.authorization.k8s.io.';
 
@@ -24,7 +24,8 @@ export class WebSocketProtocolAuthenticator implements Authenticator {
     private readonly apiAudiences: readonly string[],
   ) {}
 
-  async authenticate(req: IncomingMessage): Promise<AuthenticationResult | undefined> {
+  /** Synchronous for every request that is not a WebSocket carrying a token (nearly all of them). */
+  authenticate(req: IncomingMessage): MaybePromise<AuthenticationResult | undefined> {
     if (!req.headers['sec-websocket-protocol'] || !isWebSocket(req)) return undefined;
     let token = '';
     let sawToken = false;
@@ -47,9 +48,13 @@ export class WebSocketProtocolAuthenticator implements Authenticator {
     }
     if (token.length > 0 && others.length === 0) throw new AuthenticationError('missing additional subprotocol');
     if (token.length === 0) return undefined;
-    const r = await this.tokens.authenticateToken(token, this.apiAudiences);
-    if (!r) throw new AuthenticationError('invalid bearer token');
-    req.headers['sec-websocket-protocol'] = others.join(',');
-    return r;
+    const remaining = others.join(',');
+    const accept = (r: AuthenticationResult | undefined): AuthenticationResult => {
+      if (!r) throw new AuthenticationError('invalid bearer token');
+      req.headers['sec-websocket-protocol'] = remaining;
+      return r;
+    };
+    const r = this.tokens.authenticateToken(token, this.apiAudiences);
+    return r instanceof Promise ? r.then(accept) : accept(r);
   }
 }
