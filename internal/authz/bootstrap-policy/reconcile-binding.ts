@@ -4,10 +4,9 @@
  * annotations are added where missing and the missing subjects appended, keeping the ones an
  * administrator added. autoupdate=false protects the binding.
  */
-import { semanticEqual } from '../../registry/core/shared/semantic-equal.js';
 import type { BindingObject, Subject } from '../rbac/types.js';
 import { autoUpdateAnnotation } from './policy.js';
-import { mergeMaps, type ReconcileOperation } from './reconcile-role.js';
+import { mergeMetadata, type ReconcileOperation } from './reconcile-role.js';
 
 /** The outcome for one binding. */
 export interface ReconciledBinding {
@@ -34,12 +33,7 @@ export function reconcileBinding(existing: BindingObject, expected: BindingObjec
   }
   const binding = structuredClone(existing);
   let operation: ReconcileOperation = 'none';
-  const annotations = mergeMaps(expected.metadata.annotations, existing.metadata.annotations);
-  const labels = mergeMaps(expected.metadata.labels, existing.metadata.labels);
-  if (!semanticEqual(annotations, existing.metadata.annotations)) operation = 'update';
-  if (!semanticEqual(labels, existing.metadata.labels)) operation = 'update';
-  if (annotations) binding.metadata.annotations = annotations;
-  if (labels) binding.metadata.labels = labels;
+  if (mergeMetadata(binding, existing, expected)) operation = 'update';
 
   const have = existing.subjects ?? [];
   const missingSubjects = (expected.subjects ?? []).filter((s) => !have.some((h) => sameSubject(h, s)));

@@ -6,6 +6,7 @@
  * rbac.authorization.kubernetes.io/autoupdate=false is protected: computed, never written.
  */
 import { semanticEqual } from '../../registry/core/shared/semantic-equal.js';
+import type { KubeObject } from '../../../api/meta/types.js';
 import { covers } from '../rbac/covers.js';
 import type { ClusterRoleSelector, RoleObject } from '../rbac/types.js';
 import type { PolicyRule } from '../rules.js';
@@ -42,18 +43,25 @@ function uncoveredSelectors(owner: readonly ClusterRoleSelector[] | undefined, s
   return servant.filter((s) => !owner.some((o) => semanticEqual(o, s)));
 }
 
+/**
+ * Gives out (a copy of existing) the union of existing's and expected's labels and annotations,
+ * existing's values winning; true when that changed anything.
+ */
+export function mergeMetadata(out: KubeObject, existing: KubeObject, expected: KubeObject): boolean {
+  const annotations = mergeMaps(expected.metadata.annotations, existing.metadata.annotations);
+  const labels = mergeMaps(expected.metadata.labels, existing.metadata.labels);
+  if (annotations) out.metadata.annotations = annotations;
+  if (labels) out.metadata.labels = labels;
+  return !semanticEqual(annotations, existing.metadata.annotations) || !semanticEqual(labels, existing.metadata.labels);
+}
+
 /** computeReconciledRole in union mode (extra permissions are kept, as the bootstrap hook asks). */
 export function reconcileRole(existing: RoleObject, expected: RoleObject): ReconciledRole {
   const isProtected = existing.metadata.annotations?.[autoUpdateAnnotation] === 'false';
   const role = structuredClone(existing);
   let operation: ReconcileOperation = 'none';
 
-  const annotations = mergeMaps(expected.metadata.annotations, existing.metadata.annotations);
-  const labels = mergeMaps(expected.metadata.labels, existing.metadata.labels);
-  if (!semanticEqual(annotations, existing.metadata.annotations)) operation = 'update';
-  if (!semanticEqual(labels, existing.metadata.labels)) operation = 'update';
-  if (annotations) role.metadata.annotations = annotations;
-  if (labels) role.metadata.labels = labels;
+  if (mergeMetadata(role, existing, expected)) operation = 'update';
 
   const missingRules = covers(existing.rules ?? [], expected.rules ?? []).missing;
   if (missingRules.length > 0) {

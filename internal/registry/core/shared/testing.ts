@@ -7,7 +7,7 @@ import type { RequestContext } from '../../../request/context.js';
 import { parseRequestInfo } from '../../../request/request-info.js';
 import { everythingFields, parseFieldSelector } from '../../../selectors/fields.js';
 import { everythingLabels, parseLabelSelector } from '../../../selectors/labels.js';
-import type { DeleteOptions, ListOptions, UpdatedObjectInfo } from '../../interface.js';
+import { listEverything, type DeleteOptions, type ListOptions, type UpdatedObjectInfo } from '../../interface.js';
 
 /** The context of a request with this method and path (e.g. POST /api/v1/namespaces/ns/pods). */
 export function requestContext(method: string, path: string): RequestContext {
@@ -24,14 +24,9 @@ export function requestContext(method: string, path: string): RequestContext {
 /** List options selecting by the given selectors (everything when absent). */
 export function listOptions(sel: { field?: string; label?: string } = {}): ListOptions {
   return {
+    ...listEverything,
     labelSelector: sel.label ? parseLabelSelector(sel.label) : everythingLabels,
     fieldSelector: sel.field ? parseFieldSelector(sel.field) : everythingFields,
-    resourceVersion: '',
-    resourceVersionMatch: '',
-    limit: 0,
-    continueToken: '',
-    watch: false,
-    allowWatchBookmarks: false,
   };
 }
 
