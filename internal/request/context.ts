@@ -3,6 +3,7 @@
  * who is asking, what they asked for, when the request must finish, and warnings to return.
  * Created by the first filter; never shared between requests.
  */
+import type { AuditRecorder } from '../audit/interface.js';
 import type { RequestInfo } from './request-info.js';
 
 /** user.Info: who made the request. */
@@ -35,6 +36,11 @@ export interface RequestContext {
   readonly userAgent: string;
   /** When the request arrived (epoch ms). */
   readonly receivedAt: number;
+  /**
+   * The request's audit record, set by the audit filter when the policy audits the request (absent
+   * otherwise: record with `ctx.audit?.annotate(...)`).
+   */
+  audit?: AuditRecorder;
 }
 
 /** Adds a warning once. */
