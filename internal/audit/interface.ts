@@ -109,3 +109,37 @@ export interface AuditRecorder {
   /** The object or Status answered (kept at level RequestResponse). */
   setResponseObject(obj: unknown): void;
 }
+
+/** A backend's mode (--audit-log-mode, --audit-webhook-mode). */
+export type AuditMode = 'batch' | 'blocking' | 'blocking-strict';
+
+/** The batch decorator's settings (--audit-<backend>-batch-*); kube's defaults differ per backend. */
+export interface BatchConfig {
+  /** --audit-<backend>-batch-buffer-size: events held before new ones are dropped. */
+  readonly bufferSize: number;
+  /** --audit-<backend>-batch-max-size. */
+  readonly maxBatchSize: number;
+  /** --audit-<backend>-batch-max-wait, in ms: a partial batch is sent after this long. */
+  readonly maxBatchWaitMs: number;
+  /** --audit-<backend>-batch-throttle-enable, -qps, -burst. */
+  readonly throttleEnable: boolean;
+  readonly throttleQPS: number;
+  readonly throttleBurst: number;
+}
+
+/** The truncation decorator's settings (--audit-<backend>-truncate-*). */
+export interface TruncateConfig {
+  /** --audit-<backend>-truncate-max-batch-size, bytes. */
+  readonly maxBatchSize: number;
+  /** --audit-<backend>-truncate-max-event-size, bytes. */
+  readonly maxEventSize: number;
+}
+
+/**
+ * What backends report for apiserver_audit_* metrics (the audit wiring passes one built on the
+ * server's registry). plugin is the backend's name ("log", "webhook").
+ */
+export interface AuditBackendObserver {
+  /** Events a backend could not deliver or dropped (apiserver_audit_error_total{plugin}). */
+  error(plugin: string, count: number): void;
+}
