@@ -12,12 +12,12 @@
  * noted too: what security costs the server, apart from the load generator sharing the cores.
  * Target: at most 10% slower (>= 0.9x).
  */
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCertificateAuthority, issueCertificate } from '../../internal/server/pki.js';
 import { throughput, type Throughput } from '../cannon.js';
+import { measure, type Measured } from '../server-cpu.js';
 import { callOk, ensureNamespace, newClient, serverFailure } from '../client.js';
 import { withServer, type BenchContext } from '../context.js';
 import type { ServerHandle } from '../server-handle.js';
@@ -33,31 +33,6 @@ const namespace = 'bench-security';
 interface Workload {
   readonly name: string;
   readonly load: (server: ServerHandle, clientCert?: { cert: string; key: string }) => Promise<Throughput>;
-}
-
-/** A load's throughput and the server's CPU per answered request while it ran (µs; NaN where /proc is missing). */
-interface Measured {
-  readonly throughput: Throughput;
-  readonly cpuMicrosPerRequest: number;
-}
-
-/** CPU time (user + system) a process has used, in ms, from /proc; NaN where there is none. */
-function processCpuMs(pid: number): number {
-  try {
-    // Fields after the command name: state is [0], utime [11], stime [12], in clock ticks (100/s on Linux).
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-/** Runs a load and measures the server's own CPU over it: what the server spends, whatever the load generator costs. */
-async function measure(server: ServerHandle, run: () => Promise<Throughput>): Promise<Measured> {
-  const before = processCpuMs(server.pid);
-  const throughput = await run();
-  const cpuMs = processCpuMs(server.pid) - before;
-  return { throughput, cpuMicrosPerRequest: throughput.ok > 0 ? (cpuMs * 1000) / throughput.ok : Number.NaN };
 }
 
 /** Sets a server up: the namespace, a ConfigMap to read, and (secured) the user's RoleBinding. */
