@@ -19,12 +19,13 @@ import { observeAuthorization } from '../filters/authorization-metrics.js';
 import { withCORS } from '../filters/cors.js';
 import { withHSTS } from '../filters/hsts.js';
 import { withImpersonation } from '../filters/impersonation.js';
-import type { Filter } from '../filters/interface.js';
-import { attachRequestContext, stateOf } from '../filters/request-context.js';
+import type { Filter, FilterScope } from '../filters/interface.js';
+import { attachRequestContext, stateOf, type RequestState } from '../filters/request-context.js';
 import { armTimeout } from '../filters/timeout.js';
 import { observeAuthentication } from '../observability/authentication-metrics.js';
 import type { Logger } from '../observability/logging.js';
 import type { ServerMetrics } from '../observability/metrics.js';
+import type { ServerTracing } from '../observability/tracing/interface.js';
 import { serveHealth, type HealthEndpoints } from './health.js';
 
 /** What the chain serves. */
@@ -47,6 +48,8 @@ export interface ChainDeps {
   readonly corsAllowedOrigins?: readonly string[];
   /** Service account issuer discovery (absent when the issuer cannot be discovered). */
   readonly openidMetadata?: OpenIdMetadataHandler;
+  /** --tracing-config-file's tracing (absent: no tracing filter, no spans). */
+  readonly tracing?: ServerTracing;
 }
 
 /** Builds the Express application. */
@@ -61,22 +64,36 @@ export function buildChain(deps: ChainDeps): express.Express {
   // answered without them; authentication names the user; impersonation, which must know who
   // asks, may swap in the user they act as; authorization, which needs the final user, decides
   // last, right before the handler. HSTS and CORS are absent unless their flags are set.
+  const authentication = withAuthentication({ authenticator: deps.authenticator, log: deps.log, observe: observeAuthentication(deps.metrics) });
+  const authorization = withAuthorization({ authorizer: deps.authorizer, observe: observeAuthorization(deps.metrics) });
   const filters: readonly Filter[] = [
     withHSTS(deps.hstsDirectives ?? []),
     withCORS(deps.corsAllowedOrigins ?? []),
-    withAuthentication({ authenticator: deps.authenticator, log: deps.log, observe: observeAuthentication(deps.metrics) }),
+    authentication,
     withImpersonation({ authorizer: deps.authorizer, log: deps.log }),
-    withAuthorization({ authorizer: deps.authorizer, observe: observeAuthorization(deps.metrics) }),
+    deps.tracing ? deps.tracing.spanFilter('authorization', authorization) : authorization,
   ].filter((f): f is Filter => f !== undefined);
+  // Tracing (kube 1.33 runs WithTracing right after authentication: it must know the user to decide
+  // whether to trust the client's trace context) wraps authentication and everything after it, so
+  // that its span is the context of the rest: the loop hands the scope the rest of the request as
+  // a resumption of itself. Without tracing scopeAt is -1 and never met.
+  const scope: FilterScope | undefined = deps.tracing?.requestScope;
+  const scopeAt = scope ? filters.indexOf(authentication) : -1;
 
   // One Express layer runs the filters in order (the request context first: everything after
   // reads it; the timeout wraps everything that does work, never long-running requests) and then
   // routes: resource requests first, the hot path, then health, metrics, discovery and OpenAPI.
-  app.use(async (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => {
+  const serve = async (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, resume?: { state: RequestState; from: number }): Promise<void> => {
     try {
-      const state = attachRequestContext(req, res);
-      armTimeout(req, res, state, deps.requestTimeoutMs);
-      for (const filter of filters) {
+      let state: RequestState;
+      if (resume) state = resume.state;
+      else {
+        state = attachRequestContext(req, res);
+        armTimeout(req, res, state, deps.requestTimeoutMs);
+      }
+      for (let i = resume?.from ?? 0; i < filters.length; i++) {
+        const filter = filters[i] as Filter;
+        if (i === scopeAt) return await (scope as FilterScope)(req, res, state, filter, () => serve(req, res, next, { state, from: i + 1 }));
         const pending = filter(req, res, state);
         if (pending) await pending;
         if (res.headersSent) return;
@@ -106,7 +123,9 @@ export function buildChain(deps: ChainDeps): express.Express {
     } catch (err) {
       next(err);
     }
-  });
+  };
+  // Three parameters: Express takes a four-parameter function for an error handler.
+  app.use((req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => serve(req, res, next));
 
   // The error handler: a StatusError is the client's answer; anything else is an internal error
   // (logged with its stack) — never an HTML page or an empty body.

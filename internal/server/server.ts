@@ -11,6 +11,7 @@ import type { TLSSocket } from 'node:tls';
 import type { KubeObject } from '../../api/meta/types.js';
 import { Etcd3 } from 'etcd3';
 import { AdmissionChain } from '../admission/chain.js';
+import type { AdmissionPlugin } from '../admission/interface.js';
 import { NamespaceLifecycle } from '../admission/plugins/namespace-lifecycle/plugin.js';
 import { hasReason } from '../apierrors/status-error.js';
 import { ClusterRoleAggregationController } from '../controllers/clusterrole-aggregation.js';
@@ -84,6 +85,8 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     log,
   });
   const metrics = createMetrics();
+  // --tracing-config-file: OpenTelemetry is loaded, and the request path traced, only then.
+  const tracing = options.tracing ? (await import('../observability/tracing/server-tracing.js')).startTracing(options.tracing, log) : undefined;
   // --encryption-provider-config: an invalid file stops the start here, before etcd is dialled.
   const encryption = await startEncryptionAtRest(options.encryption, { log, metrics });
   // Like kube's etcd client, no cap on a response's size: a list of every pod can pass gRPC's 4 MiB
@@ -101,6 +104,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     callTimeoutMs: options.requestTimeoutMs,
     onDecode: (obj) => defaultStored?.(obj),
     ...(encryption ? { transformers: encryption.transformers } : {}),
+    ...(tracing ? { instrument: tracing.etcd } : {}),
   });
   // Each resource's generic store asks for its own watch cache (unless configured off).
   const watchCache = options.watchCache
@@ -132,6 +136,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     security.authentication.stop();
     watchCache?.stop();
     client.close();
+    void tracing?.shutdown();
     throw err;
   }
   let authorizationSynced = false;
@@ -140,7 +145,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
   const namespaces = registrations.find((r) => r.group === '' && r.resource === 'namespaces') as ResourceRegistration;
   const namespaceStorage = namespaces.main;
 
-  const admission = new AdmissionChain([
+  const admissionPlugins: AdmissionPlugin[] = [
     new NamespaceLifecycle(async (name, live) => {
       try {
         return await (namespaceStorage.get as NonNullable<RestStorage['get']>).call(
@@ -154,7 +159,8 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
         throw err;
       }
     }),
-  ]);
+  ];
+  const admission = tracing ? tracing.admissionChain(admissionPlugins) : new AdmissionChain(admissionPlugins);
 
   const shutdown = new AbortController();
   // Every open watch listens for shutdown: thousands are normal, not a leak.
@@ -241,6 +247,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     hstsDirectives: options.hsts?.directives ?? [],
     corsAllowedOrigins: options.cors?.allowedOrigins ?? [],
     ...(openidMetadata ? { openidMetadata } : {}),
+    ...(tracing ? { tracing } : {}),
   });
   // Client certificates are asked for when a method uses them, and judged by the authenticators
   // (an unknown or expired one is a 401, not a failed handshake), as kube-apiserver does.
@@ -352,6 +359,8 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
       await etcdStore.closeWatches();
       client.close();
       encryption?.stop();
+      // Last: the request spans have ended with their responses; what is queued is exported.
+      await tracing?.shutdown();
     })();
     return stopping;
   };

@@ -3,9 +3,11 @@
  * review object to the kubeconfig's server with its CA, client certificate or token, an absolute
  * timeout per call (connect to last byte), and retries with exponential backoff on the answers kube
  * retries (DefaultShouldRetry): a reset connection, 500, 504 and 429, or any answer with Retry-After.
+ * Under a trace (tracing on), each call is a client span whose traceparent the webhook receives.
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { startOutgoingHttpSpan } from '../observability/tracing/outgoing.js';
 import type { WebhookTarget } from './kubeconfig.js';
 
 /** The answer of a webhook call. */
@@ -152,6 +154,7 @@ export class WebhookClient {
     if (this.target.token) headers.Authorization = `Bearer ${this.target.token}`;
     else if (this.target.username !== undefined) headers.Authorization = `Basic ${Buffer.from(`${this.target.username}:${this.target.password ?? ''}`).toString('base64')}`;
     const send = this.url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const span = startOutgoingHttpSpan(this.url, 'POST', headers);
     return new Promise((resolve, reject) => {
       const req = send(this.url, { method: 'POST', headers, agent: this.agent }, (res) => {
         const chunks: Buffer[] = [];
@@ -165,6 +168,7 @@ export class WebhookClient {
         res.on('end', () => {
           clearTimeout(timer);
           const status = res.statusCode ?? 0;
+          span?.finish(status);
           const out = Buffer.concat(chunks);
           if (status < 200 || status > 299) reject(new WebhookStatusError(status, out.toString('utf8'), res.headers));
           else resolve({ status, body: out });
@@ -173,6 +177,7 @@ export class WebhookClient {
       const timer = setTimeout(() => req.destroy(new WebhookTimeoutError(`Post "${this.url.href}": context deadline exceeded (Client.Timeout exceeded after ${this.timeoutMs}ms)`)), this.timeoutMs);
       function fail(err: Error): void {
         clearTimeout(timer);
+        span?.finish(undefined, err);
         reject(err);
       }
       req.on('error', fail);

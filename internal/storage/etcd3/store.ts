@@ -21,6 +21,7 @@ import type {
 } from '../interface.js';
 import type { GroupResource, TransformerSlot, TransformerSource } from '../value/resource-transformers.js';
 import { interpretEtcdError, isCompacted, isFutureRevision } from './errors.js';
+import type { EtcdInstrument } from './instrument.js';
 import { parseResourceVersion, prefixEnd } from './revision.js';
 import { StoredValues } from './stored-values.js';
 import { startWatch } from './watcher.js';
@@ -55,6 +56,8 @@ export interface Etcd3StoreOptions {
    * refused on read (kube's identity transformer).
    */
   readonly transformers?: TransformerSource;
+  /** Observes every Range and Txn call (tracing, metrics; composeEtcdInstruments for several). */
+  readonly instrument?: EtcdInstrument;
 }
 
 interface Current {
@@ -73,6 +76,7 @@ export class Etcd3Store implements Storage {
   private readonly callTimeoutMs: number;
   private readonly bookmarkIntervalMs: number | undefined;
   private readonly onDecode: ((obj: KubeObject) => void) | undefined;
+  private readonly instrument: EtcdInstrument | undefined;
   /** This resource's transformer (views made by forResource); undefined on the root store. */
   private readonly slot: TransformerSlot | undefined;
   /** Values through that transformer. */
@@ -91,6 +95,7 @@ export class Etcd3Store implements Storage {
     this.callTimeoutMs = options.callTimeoutMs ?? 60_000;
     this.bookmarkIntervalMs = options.bookmarkIntervalMs;
     this.onDecode = options.onDecode;
+    this.instrument = options.instrument;
     this.slot = slot;
     this.values = new StoredValues(slot);
   }
@@ -131,8 +136,9 @@ export class Etcd3Store implements Storage {
   }
 
   private async range(key: string, extra: { rangeEnd?: Buffer; limit?: number; revision?: bigint; countOnly?: boolean } = {}): Promise<IRangeResponse> {
+    const done = this.instrument?.start('Range', key);
     try {
-      return await this.client.kv.range(
+      const res = await this.client.kv.range(
         {
           key: Buffer.from(key),
           ...(extra.rangeEnd !== undefined ? { range_end: extra.rangeEnd } : {}),
@@ -142,7 +148,10 @@ export class Etcd3Store implements Storage {
         },
         this.callOptions(),
       );
+      done?.();
+      return res;
     } catch (err) {
+      done?.(err);
       throw err instanceof StorageError || isCompacted(err) || isFutureRevision(err) ? err : interpretEtcdError(err, key);
     }
   }
@@ -153,8 +162,9 @@ export class Etcd3Store implements Storage {
       success === 'put'
         ? { request_put: { key: k, value: value as Buffer } }
         : { request_delete_range: { key: k, prev_kv: false } };
+    const done = this.instrument?.start('Txn', key);
     try {
-      return await this.client.kv.txn(
+      const res = await this.client.kv.txn(
         {
           compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: modRevision.toString() }],
           success: [op],
@@ -162,7 +172,10 @@ export class Etcd3Store implements Storage {
         },
         this.callOptions(),
       );
+      done?.();
+      return res;
     } catch (err) {
+      done?.(err);
       throw interpretEtcdError(err, key);
     }
   }
@@ -512,12 +525,15 @@ export class Etcd3Store implements Storage {
     const full = this.fullKey(key);
     const keyPrefix = full.endsWith('/') ? full : `${full}/`;
     let res: IRangeResponse;
+    const done = this.instrument?.start('Range', keyPrefix);
     try {
       res = await this.client.kv.range(
         { key: Buffer.from(keyPrefix), range_end: prefixEnd(keyPrefix), limit: 1, keys_only: true, sort_target: 'Mod', sort_order: 'Descend' },
         this.callOptions(),
       );
+      done?.();
     } catch (err) {
+      done?.(err);
       throw interpretEtcdError(err, full);
     }
     const top = res.kvs[0];
