@@ -1,6 +1,7 @@
 /**
  * capstan-apiserver: parses kube-apiserver's flags and runs the API server until SIGTERM or
- * SIGINT, then shuts down gracefully.
+ * SIGINT, then shuts down gracefully (exit code 0 once drained); a second signal exits at once
+ * with code 1, as kube-apiserver's signal handler does.
  */
 import { kubernetesVersion } from '../../api/gen/resources.js';
 import { createLogger } from '../../internal/observability/logging.js';
@@ -21,15 +22,23 @@ async function main(): Promise<number> {
   process.on('uncaughtException', (err) => {
     log.error(`uncaught exception: ${err.stack ?? err.message}`);
   });
+  // Signals that arrive while the server is still starting count too.
+  let received = 0;
+  let onFirst: (() => void) | undefined;
+  const first = new Promise<void>((resolve) => (onFirst = resolve));
+  const onSignal = (sig: NodeJS.Signals): void => {
+    received++;
+    if (received > 1) {
+      log.info(`received ${sig} again, exiting at once`);
+      process.exit(1);
+    }
+    log.info(`received ${sig}, shutting down gracefully`);
+    onFirst?.();
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
   const server = await startServer(parsed.options, log);
-  await new Promise<void>((resolve) => {
-    const onSignal = (sig: string): void => {
-      log.info(`received ${sig}`);
-      resolve();
-    };
-    process.once('SIGTERM', () => onSignal('SIGTERM'));
-    process.once('SIGINT', () => onSignal('SIGINT'));
-  });
+  await first;
   await server.stop();
   return 0;
 }

@@ -36,6 +36,7 @@ const handlers: Record<string, Handler> = {
 /** Options of the dispatcher. */
 export interface DispatcherOptions {
   readonly minRequestTimeoutSeconds: number;
+  /** Ends the watches that carry no shutdown signal of their own, when the server finally stops. */
   readonly shutdown: AbortSignal;
   readonly metrics?: ServerMetrics;
 }
@@ -93,7 +94,7 @@ export class ResourceDispatcher {
       scope,
       admission: this.admission,
       minRequestTimeoutSeconds: this.options.minRequestTimeoutSeconds,
-      shutdown: this.options.shutdown,
+      shutdown: ctx.shutdownSignal ?? this.options.shutdown,
       watchPath,
       ...(this.options.metrics ? { metrics: this.options.metrics } : {}),
     };

@@ -28,6 +28,12 @@ export interface RequestContext {
   impersonator?: UserInfo;
   /** Aborted when the client goes away or the request times out. */
   readonly signal: AbortSignal;
+  /**
+   * kube's ServerShutdownSignal: set on a watch by the watch-termination filter (with
+   * --shutdown-watch-termination-grace-period) and aborted when the watch must end because the
+   * server is shutting down. Absent otherwise.
+   */
+  shutdownSignal?: AbortSignal;
   /** Epoch milliseconds by which a non-long-running request must finish, if any. */
   deadline?: number;
   /** Texts for `Warning: 299 - "<text>"` response headers, in order, without duplicates. */

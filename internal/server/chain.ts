@@ -21,12 +21,16 @@ import { withHSTS } from '../filters/hsts.js';
 import { withImpersonation } from '../filters/impersonation.js';
 import type { Filter, FilterScope } from '../filters/interface.js';
 import { attachRequestContext, stateOf, type RequestState } from '../filters/request-context.js';
+import { withRetryAfter } from '../filters/retry-after.js';
 import { armTimeout } from '../filters/timeout.js';
+import { withWaitGroup } from '../filters/wait-group.js';
+import { withWatchTerminationDuringShutdown } from '../filters/watch-termination.js';
 import { observeAuthentication } from '../observability/authentication-metrics.js';
 import type { Logger } from '../observability/logging.js';
 import type { ServerMetrics } from '../observability/metrics.js';
 import type { ServerTracing } from '../observability/tracing/interface.js';
 import { serveHealth, type HealthEndpoints } from './health.js';
+import type { ServerLifecycle } from './lifecycle/interface.js';
 
 /** What the chain serves. */
 export interface ChainDeps {
@@ -50,6 +54,8 @@ export interface ChainDeps {
   readonly openidMetadata?: OpenIdMetadataHandler;
   /** --tracing-config-file's tracing (absent: no tracing filter, no spans). */
   readonly tracing?: ServerTracing;
+  /** The server's lifecycle: the in-flight wait groups and the signals of a graceful shutdown. */
+  readonly lifecycle: ServerLifecycle;
 }
 
 /** Builds the Express application. */
@@ -58,16 +64,26 @@ export function buildChain(deps: ChainDeps): express.Express {
   app.disable('x-powered-by');
   app.set('etag', false);
 
-  // The filters after the request context and the timeout, in the order they run (kube's
-  // DefaultBuildHandlerChain read outside-in): HSTS first, so every answer carries its header,
-  // errors included; CORS before authentication, so a preflight (which carries no credentials) is
-  // answered without them; authentication names the user; impersonation, which must know who
-  // asks, may swap in the user they act as; authorization, which needs the final user, decides
-  // last, right before the handler. HSTS and CORS are absent unless their flags are set.
+  // The filters after the request context, in the order they run (kube's DefaultBuildHandlerChain
+  // read outside-in): the shutdown retry-after first, so a draining server turns requests away
+  // before doing any work for them (its 429 carries no HSTS header, as kube's does not); HSTS, so
+  // every other answer carries its header, errors included; the in-flight wait group and the watch
+  // termination, so that a graceful shutdown waits for every request that got further; the
+  // timeout (never for long-running requests); CORS before authentication, so a preflight (which
+  // carries no credentials) is answered without them; authentication names the user;
+  // impersonation, which must know who asks, may swap in the user they act as; authorization,
+  // which needs the final user, decides last, right before the handler. Retry-after, HSTS, watch
+  // termination and CORS are absent unless their flags are set.
+  const { lifecycle } = deps;
+  const timeout: Filter = (req, res, state) => armTimeout(req, res, state, deps.requestTimeoutMs);
   const authentication = withAuthentication({ authenticator: deps.authenticator, log: deps.log, observe: observeAuthentication(deps.metrics) });
   const authorization = withAuthorization({ authorizer: deps.authorizer, observe: observeAuthorization(deps.metrics) });
   const filters: readonly Filter[] = [
+    withRetryAfter(lifecycle),
     withHSTS(deps.hstsDirectives ?? []),
+    withWaitGroup(lifecycle.requests),
+    withWatchTerminationDuringShutdown(lifecycle.watches),
+    timeout,
     withCORS(deps.corsAllowedOrigins ?? []),
     authentication,
     withImpersonation({ authorizer: deps.authorizer, log: deps.log }),
@@ -81,16 +97,11 @@ export function buildChain(deps: ChainDeps): express.Express {
   const scopeAt = scope ? filters.indexOf(authentication) : -1;
 
   // One Express layer runs the filters in order (the request context first: everything after
-  // reads it; the timeout wraps everything that does work, never long-running requests) and then
-  // routes: resource requests first, the hot path, then health, metrics, discovery and OpenAPI.
+  // reads it) and then routes: resource requests first, the hot path, then health, metrics,
+  // discovery and OpenAPI.
   const serve = async (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, resume?: { state: RequestState; from: number }): Promise<void> => {
     try {
-      let state: RequestState;
-      if (resume) state = resume.state;
-      else {
-        state = attachRequestContext(req, res);
-        armTimeout(req, res, state, deps.requestTimeoutMs);
-      }
+      const state = resume ? resume.state : attachRequestContext(req, res);
       for (let i = resume?.from ?? 0; i < filters.length; i++) {
         const filter = filters[i] as Filter;
         if (i === scopeAt) return await (scope as FilterScope)(req, res, state, filter, () => serve(req, res, next, { state, from: i + 1 }));
@@ -103,7 +114,7 @@ export function buildChain(deps: ChainDeps): express.Express {
         await deps.dispatcher.handle(req, res, ctx, query);
         return;
       }
-      if (await serveHealth(deps.health, req, res, path, query)) return;
+      if (await serveHealth(deps.health, req, res, path, query, deps.log)) return;
       if (path === '/metrics' && (req.method === 'GET' || req.method === 'HEAD')) {
         const text = await deps.metrics.text();
         res.statusCode = 200;

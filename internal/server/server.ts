@@ -1,7 +1,8 @@
 /**
  * The API server's lifecycle: builds storage, registry, admission, handlers and controllers from
- * the options, serves HTTPS on --bind-address:--secure-port, and shuts down gracefully (readyz
- * fails, watches end, in-flight requests finish, then connections and etcd close).
+ * the options, serves HTTPS on --bind-address:--secure-port, and shuts down gracefully as
+ * kube-apiserver does (lifecycle/graceful-shutdown.ts: readyz fails, the shutdown delay, in-flight
+ * requests and watches drain, connections close), then closes etcd.
  */
 import { setMaxListeners } from 'node:events';
 import { createServer, type Server } from 'node:https';
@@ -48,7 +49,18 @@ import { defaultSecureServingOptions } from './options/secure-serving.js';
 import { ServingTls } from './tls/serving-tls.js';
 import { startEncryptionAtRest } from './encryption/encryption-at-rest.js';
 import type { HealthCheck } from './health.js';
+import { pingCheck, postStartHookCheck, shutdownCheck } from './healthz/checks.js';
+import { logCheck } from './healthz/log-check.js';
+import { HealthRegistry } from './healthz/registry.js';
+import { runGracefulShutdown } from './lifecycle/graceful-shutdown.js';
+import type { ServerLifecycle } from './lifecycle/interface.js';
+import { RequestWaitGroup } from './lifecycle/request-wait-group.js';
+import { LifecycleSignals } from './lifecycle/signals.js';
+import { WatchWaitGroup } from './lifecycle/watch-wait-group.js';
 import type { ServerOptions } from './options/flags.js';
+import { defaultHealthCheckOptions } from './options/health-checks.js';
+import { defaultShutdownOptions } from './options/shutdown.js';
+import { EtcdHealthProbe } from '../storage/etcd3/health-check.js';
 
 /** A running API server. */
 export interface RunningServer {
@@ -59,7 +71,13 @@ export interface RunningServer {
   readonly ready: Promise<void>;
   /** The server's Prometheus metrics (also served at /metrics). */
   readonly metrics: ServerMetrics;
-  /** Graceful shutdown; idempotent. */
+  /** The lifecycle signals (ShutdownInitiated, NotAcceptingNewRequest, ...) of this server. */
+  readonly signals: LifecycleSignals;
+  /**
+   * Graceful shutdown, as on SIGTERM (--shutdown-delay-duration, --shutdown-send-retry-after,
+   * --shutdown-watch-termination-grace-period); resolves once nothing is served and etcd is
+   * closed. Idempotent.
+   */
   stop(): Promise<void>;
 }
 
@@ -162,12 +180,22 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
   ];
   const admission = tracing ? tracing.admissionChain(admissionPlugins) : new AdmissionChain(admissionPlugins);
 
-  const shutdown = new AbortController();
-  // Every open watch listens for shutdown: thousands are normal, not a leak.
-  setMaxListeners(0, shutdown.signal);
+  const shutdownOptions = options.shutdown ?? defaultShutdownOptions;
+  const lifecycle: ServerLifecycle = {
+    signals: new LifecycleSignals(),
+    requests: new RequestWaitGroup(),
+    ...(shutdownOptions.watchTerminationGracePeriodMs > 0 ? { watches: new WatchWaitGroup() } : {}),
+    sendRetryAfter: shutdownOptions.sendRetryAfter,
+  };
+  // Aborted when the HTTP server is told to stop: kube cancels its post-start hooks' context then.
+  const postStartHooks = new AbortController();
+  // Aborted at the very end: ends the watches still open (those without a signal of their own).
+  const cut = new AbortController();
+  // Every open watch without a grace period listens for it: thousands are normal, not a leak.
+  setMaxListeners(0, cut.signal);
   const dispatcher = new ResourceDispatcher(installer, admission, {
     minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
-    shutdown: shutdown.signal,
+    shutdown: cut.signal,
     metrics,
   });
   let boundPort = options.securePort;
@@ -175,60 +203,28 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
 
   let systemNamespacesReady = false;
   let bootstrapReady = false;
-  let shuttingDown = false;
-  const etcdCheck: HealthCheck = { name: 'etcd', check: () => storage.readinessCheck() };
-  const always = (name: string): HealthCheck => ({ name, check: () => undefined });
-  const systemNamespacesCheck: HealthCheck = {
-    name: 'poststarthook/start-system-namespaces-controller',
-    check: () => {
-      if (!systemNamespacesReady) throw new Error('not finished');
-    },
-  };
-  const bootstrapCheck: HealthCheck = {
-    name: 'poststarthook/bootstrap-controller',
-    check: () => {
-      if (!bootstrapReady) throw new Error('not finished');
-    },
-  };
-  // kube's RBAC post-start hook: the bootstrap roles have been reconciled since this start.
+  // kube's lists: ping, log and etcd everywhere; etcd-readiness, informer-sync and shutdown on
+  // readyz only; KMS never on livez; the post-start hooks everywhere, livez passing them during
+  // --livez-grace-period.
+  const healthOptions = options.healthChecks ?? defaultHealthCheckOptions;
+  const etcdProbe = new EtcdHealthProbe(options.etcdServers, options.etcdPrefix);
   const rbacPolicy = security.authorization.rbac;
-  const rbacChecks: HealthCheck[] = rbacPolicy
-    ? [
-        {
-          name: 'poststarthook/rbac/bootstrap-roles',
-          check: () => {
-            if (!rbacPolicy.bootstrapped()) throw new Error('not finished');
-          },
-        },
-      ]
-    : [];
-  const health = {
-    healthz: [always('ping'), always('log'), etcdCheck, ...(encryption?.healthChecks ?? []), systemNamespacesCheck, bootstrapCheck, ...rbacChecks],
-    livez: [always('ping'), always('log'), etcdCheck, ...(encryption?.healthChecks ?? []), systemNamespacesCheck, bootstrapCheck, ...rbacChecks],
-    readyz: [
-      always('ping'),
-      always('log'),
-      etcdCheck,
-      { name: 'etcd-readiness', check: () => storage.readinessCheck() },
-      ...(encryption?.healthChecks ?? []),
-      systemNamespacesCheck,
-      bootstrapCheck,
-      ...rbacChecks,
-      {
-        // The authorizers' informers (the Node graph) have loaded their first lists.
-        name: 'informer-sync',
-        check: () => {
-          if (!authorizationSynced) throw new Error('authorization informers not synced');
-        },
-      },
-      {
-        name: 'shutdown',
-        check: () => {
-          if (shuttingDown) throw new Error('process is shutting down');
-        },
-      },
-    ],
-  };
+  const isPostStartHook = (c: HealthCheck): boolean => c.name.startsWith('poststarthook/');
+  const encryptionChecks = encryption?.healthChecks ?? [];
+  const healthRegistry = new HealthRegistry(healthOptions.livezGracePeriodMs)
+    .addHealthChecks(pingCheck, logCheck, { name: 'etcd', check: etcdProbe.check(healthOptions.etcdHealthcheckTimeoutMs) })
+    .addReadyzChecks({ name: 'etcd-readiness', check: etcdProbe.check(healthOptions.etcdReadycheckTimeoutMs) })
+    .addHealthChecksWithoutLivez(...encryptionChecks.filter((c) => !isPostStartHook(c)))
+    .addReadyzChecks(informerSyncCheck(() => authorizationSynced))
+    .addBootSequenceHealthChecks(
+      ...encryptionChecks.filter(isPostStartHook),
+      postStartHookCheck('start-system-namespaces-controller', () => systemNamespacesReady),
+      postStartHookCheck('bootstrap-controller', () => bootstrapReady),
+      // kube's RBAC post-start hook: the bootstrap roles have been reconciled since this start.
+      ...(rbacPolicy ? [postStartHookCheck('rbac/bootstrap-roles', () => rbacPolicy.bootstrapped())] : []),
+    )
+    .addReadyzChecks(shutdownCheck(lifecycle.signals.shutdownInitiated));
+  const health = healthRegistry.endpoints();
 
   const openidMetadata = serviceAccountTokens ? openIdMetadataHandler(serviceAccountTokens, joinHostPort(chooseAdvertiseAddress(options.advertiseAddress, options.bindAddress) ?? hostname(), options.securePort), log) : undefined;
   const openapi = new OpenApiV3Handler(installer);
@@ -248,6 +244,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     corsAllowedOrigins: options.cors?.allowedOrigins ?? [],
     ...(openidMetadata ? { openidMetadata } : {}),
     ...(tracing ? { tracing } : {}),
+    lifecycle,
   });
   // Client certificates are asked for when a method uses them, and judged by the authenticators
   // (an unknown or expired one is a 401, not a failed handshake), as kube-apiserver does.
@@ -276,6 +273,9 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
       server.off('error', reject);
       resolve();
     });
+  }).catch((err: unknown) => {
+    etcdProbe.close();
+    throw err;
   });
   const addr = server.address();
   boundPort = typeof addr === 'object' && addr ? addr.port : options.securePort;
@@ -315,7 +315,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     advertiseAddress: chooseAdvertiseAddress(options.advertiseAddress, options.bindAddress),
   };
   let stopKeepingService = (): void => undefined;
-  const ready = ensureSystemNamespaces(namespaceStorage, log, shutdown.signal)
+  const ready = ensureSystemNamespaces(namespaceStorage, log, postStartHooks.signal)
     .then(() => {
       systemNamespacesReady = true;
       return reconcileKubernetesService(serviceStorage, endpointsStorage, kubernetesService);
@@ -326,7 +326,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     )
     .then(() => {
       bootstrapReady = true;
-      if (!shuttingDown) stopKeepingService = keepKubernetesService(serviceStorage, endpointsStorage, kubernetesService, log);
+      if (!lifecycle.signals.shutdownInitiated.signaled) stopKeepingService = keepKubernetesService(serviceStorage, endpointsStorage, kubernetesService, log);
     })
     // Authorization is ready once RBAC's informers have synced and its bootstrap roles exist.
     .then(() => security.authorization?.ready);
@@ -335,28 +335,33 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
-      shuttingDown = true;
-      log.info('shutting down: ending watches and draining requests');
-      shutdown.abort();
-      stopKeeping();
-      stopKeepingService();
-      namespaceController.stop();
-      tokenController?.stop();
-      aggregationController?.stop();
+      await runGracefulShutdown({
+        lifecycle,
+        server,
+        sockets,
+        delayMs: shutdownOptions.delayDurationMs,
+        watchGraceMs: shutdownOptions.watchTerminationGracePeriodMs,
+        requestTimeoutMs: options.requestTimeoutMs,
+        log,
+        // kube's bootstrap-controller pre-shutdown hook stops keeping the kubernetes service.
+        preShutdown: () => stopKeepingService(),
+        onStopHttpServer: () => {
+          postStartHooks.abort();
+          stopKeeping();
+          namespaceController.stop();
+          tokenController?.stop();
+          aggregationController?.stop();
+        },
+        onCut: () => cut.abort(),
+      });
+      cut.abort();
       compactor.stop();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      const deadline = setTimeout(() => {
-        for (const s of sockets) s.destroy();
-      }, 10_000);
-      deadline.unref();
-      await closed;
-      clearTimeout(deadline);
       servingTls.stop();
       security.authentication?.stop();
       security.authorization?.stop();
       watchCache?.stop();
       await etcdStore.closeWatches();
+      etcdProbe.close();
       client.close();
       encryption?.stop();
       // Last: the request spans have ended with their responses; what is queued is exported.
@@ -366,7 +371,17 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
   };
   // Ready once bootstrapped and the authorizers' informers have synced (readyz's informer-sync).
   const allReady = Promise.all([ready, security.authorization.ready]).then(() => undefined);
-  return { port: boundPort, certificate, ready: allReady, metrics, stop };
+  return { port: boundPort, certificate, ready: allReady, metrics, signals: lifecycle.signals, stop };
+}
+
+/** readyz's informer-sync: the authorizers' informers (RBAC's, the Node graph's) have loaded their first lists. */
+function informerSyncCheck(synced: () => boolean): HealthCheck {
+  return {
+    name: 'informer-sync',
+    check: () => {
+      if (!synced()) throw new Error('authorization informers not synced');
+    },
+  };
 }
 
 /**

@@ -59,6 +59,9 @@ export function testServerOptions(etcdEndpoint: string, port: number, certDir: s
     serviceClusterIPRange: '10.0.0.0/24',
     // A documentation address: the default/kubernetes Endpoints refuse loopback addresses, as kube's do.
     advertiseAddress: '192.0.2.10',
+    // Watches still open when a test stops its server end at once (kube's default, no grace period,
+    // would hold every such stop for --request-timeout before cutting them).
+    shutdown: { delayDurationMs: 0, sendRetryAfter: false, watchTerminationGracePeriodMs: 10_000 },
     ...extra,
   };
 }
@@ -149,8 +152,10 @@ export function useServer(extra: Partial<ServerOptions> = {}, flags: TestFlags =
     fx.port = await freePort();
     const flagList = typeof flags === 'function' ? await flags() : flags;
     // The test's cert dir unless the flags name another (the last --cert-dir wins).
-    const fromFlags = flagList.length > 0 ? groupOptionsFromFlags([`--cert-dir=${join(fx.dir, 'certs')}`, ...flagList]) : {};
-    fx.options = testServerOptions(fx.etcd.endpoint, fx.port, join(fx.dir, 'certs'), { ...fromFlags, ...extra });
+    const { shutdown, ...fromFlags } = flagList.length > 0 ? groupOptionsFromFlags([`--cert-dir=${join(fx.dir, 'certs')}`, ...flagList]) : {};
+    // The shutdown group's defaults from flags only when a test sets one of its flags.
+    const shutdownFlags = flagList.some((f) => f.startsWith('--shutdown-')) && shutdown ? { shutdown } : {};
+    fx.options = testServerOptions(fx.etcd.endpoint, fx.port, join(fx.dir, 'certs'), { ...fromFlags, ...shutdownFlags, ...extra });
     fx.server = await startServer(fx.options, log);
     await fx.server.ready;
     fx.ca = fx.server.certificate.ca ?? '';

@@ -35,7 +35,7 @@ export interface HandlerInput {
   readonly admission: AdmissionChain;
   /** --min-request-timeout in seconds: a watch without timeoutSeconds lasts between one and two of these. */
   readonly minRequestTimeoutSeconds: number;
-  /** Aborted when the server begins to shut down: watches end cleanly. */
+  /** Aborted when the server shutting down ends this watch (see RequestContext.shutdownSignal): it ends cleanly. */
   readonly shutdown: AbortSignal;
   /** True for the deprecated /watch/ paths. */
   readonly watchPath: boolean;

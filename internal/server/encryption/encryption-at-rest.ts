@@ -18,7 +18,7 @@ import { EncryptionConfigReloader } from './reload.js';
 export interface EncryptionAtRest {
   /** Each resource's transformer (for the etcd3 store). */
   readonly transformers: ResourceTransformers;
-  /** Checks for /healthz, /livez and /readyz (each serves all of them). */
+  /** Checks for /healthz and /readyz (kube keeps the KMS checks off /livez). */
   readonly healthChecks: readonly HealthCheck[];
   /** Stops the reload controller and KMS probes and closes the plugin connections. */
   stop(): void;

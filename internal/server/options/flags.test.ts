@@ -5,8 +5,10 @@ import { defaultAuthorizationOptions } from './authorization.js';
 import { defaultCorsOptions } from './cors.js';
 import { defaultEncryptionOptions } from './encryption.js';
 import { parseFlags } from './flags.js';
+import { defaultHealthCheckOptions } from './health-checks.js';
 import { defaultHstsOptions } from './hsts.js';
 import { defaultSecureServingOptions } from './secure-serving.js';
+import { defaultShutdownOptions } from './shutdown.js';
 
 const run = (args: string[]) => parseFlags(args, 'Kubernetes v1.33.0+capstan');
 
@@ -36,6 +38,8 @@ describe('apiserver flags', () => {
       authentication: defaultAuthenticationOptions,
       authorization: defaultAuthorizationOptions,
       encryption: defaultEncryptionOptions,
+      healthChecks: defaultHealthCheckOptions,
+      shutdown: defaultShutdownOptions,
     });
   });
 

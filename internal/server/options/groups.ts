@@ -15,6 +15,8 @@ import { oidcFlags } from './oidc.js';
 import { serviceAccountFlags } from './service-account.js';
 import { encryptionFlags } from './encryption.js';
 import { tracingFlags } from './tracing.js';
+import { healthCheckFlags } from './health-checks.js';
+import { shutdownFlags } from './shutdown.js';
 
 /** One group of flags. */
 export interface FlagGroup<K extends keyof FlagGroupOptions = keyof FlagGroupOptions> {
@@ -47,4 +49,6 @@ export const flagGroups: readonly FlagGroup[] = [
   authorizationFlags,
   encryptionFlags,
   tracingFlags,
+  healthCheckFlags,
+  shutdownFlags,
 ];
