@@ -18,13 +18,15 @@ import { withAuthorization } from '../filters/authorization.js';
 import { observeAuthorization } from '../filters/authorization-metrics.js';
 import { withCORS } from '../filters/cors.js';
 import { withHSTS } from '../filters/hsts.js';
+import { withHTTPLogging } from '../filters/httplog.js';
 import { withImpersonation } from '../filters/impersonation.js';
 import type { Filter } from '../filters/interface.js';
 import { attachRequestContext, stateOf } from '../filters/request-context.js';
 import { armTimeout } from '../filters/timeout.js';
 import { observeAuthentication } from '../observability/authentication-metrics.js';
-import type { Logger } from '../observability/logging.js';
+import type { KlogLogger } from '../observability/logging.js';
 import type { ServerMetrics } from '../observability/metrics.js';
+import type { DebugEndpoints } from './debug/endpoints.js';
 import { serveHealth, type HealthEndpoints } from './health.js';
 
 /** What the chain serves. */
@@ -35,7 +37,7 @@ export interface ChainDeps {
   readonly openapi: OpenApiV3Handler;
   readonly openapiV2: OpenApiV2Handler;
   readonly requestTimeoutMs: number;
-  readonly log: Logger;
+  readonly log: KlogLogger;
   readonly metrics: ServerMetrics;
   /** Who made a request: every configured method as one union (with the anonymous fallback). */
   readonly authenticator: Authenticator;
@@ -47,6 +49,8 @@ export interface ChainDeps {
   readonly corsAllowedOrigins?: readonly string[];
   /** Service account issuer discovery (absent when the issuer cannot be discovered). */
   readonly openidMetadata?: OpenIdMetadataHandler;
+  /** /debug/pprof and /debug/flags/v (absent with --profiling=false: those paths are 404). */
+  readonly debug?: DebugEndpoints;
 }
 
 /** Builds the Express application. */
@@ -60,8 +64,10 @@ export function buildChain(deps: ChainDeps): express.Express {
   // errors included; CORS before authentication, so a preflight (which carries no credentials) is
   // answered without them; authentication names the user; impersonation, which must know who
   // asks, may swap in the user they act as; authorization, which needs the final user, decides
-  // last, right before the handler. HSTS and CORS are absent unless their flags are set.
+  // last, right before the handler. HSTS and CORS are absent unless their flags are set. httplog
+  // sits where kube's WithHTTPLogging does (after tracing): it logs each request at -v=3.
   const filters: readonly Filter[] = [
+    withHTTPLogging(deps.log),
     withHSTS(deps.hstsDirectives ?? []),
     withCORS(deps.corsAllowedOrigins ?? []),
     withAuthentication({ authenticator: deps.authenticator, log: deps.log, observe: observeAuthentication(deps.metrics) }),
@@ -95,6 +101,7 @@ export function buildChain(deps: ChainDeps): express.Express {
         return;
       }
       if (deps.openidMetadata?.serve(req, res, path)) return;
+      if (deps.debug && path.startsWith('/debug/') && (await deps.debug.serve(req, res, path, query))) return;
       if (await deps.discovery.handle(req, res, path, query)) return;
       if (await deps.openapi.handle(req, res, path, query)) return;
       if (await deps.openapiV2.handle(req, res, path, query)) return;

@@ -6,6 +6,8 @@ import { defaultCorsOptions } from './cors.js';
 import { defaultEncryptionOptions } from './encryption.js';
 import { parseFlags } from './flags.js';
 import { defaultHstsOptions } from './hsts.js';
+import { defaultLoggingOptions } from './logging.js';
+import { defaultProfilingOptions } from './profiling.js';
 import { defaultSecureServingOptions } from './secure-serving.js';
 
 const run = (args: string[]) => parseFlags(args, 'Kubernetes v1.33.0+capstan');
@@ -36,6 +38,8 @@ describe('apiserver flags', () => {
       authentication: defaultAuthenticationOptions,
       authorization: defaultAuthorizationOptions,
       encryption: defaultEncryptionOptions,
+      profiling: defaultProfilingOptions,
+      logging: defaultLoggingOptions,
     });
   });
 

@@ -14,6 +14,8 @@ import { secureServingFlags } from './secure-serving.js';
 import { oidcFlags } from './oidc.js';
 import { serviceAccountFlags } from './service-account.js';
 import { encryptionFlags } from './encryption.js';
+import { loggingFlags } from './logging.js';
+import { profilingFlags } from './profiling.js';
 
 /** One group of flags. */
 export interface FlagGroup<K extends keyof FlagGroupOptions = keyof FlagGroupOptions> {
@@ -45,4 +47,6 @@ export const flagGroups: readonly FlagGroup[] = [
   authenticationWebhookFlags,
   authorizationFlags,
   encryptionFlags,
+  profilingFlags,
+  loggingFlags,
 ];
