@@ -62,19 +62,18 @@ function collectSites(_: Error, sites: NodeJS.CallSite[]): NodeJS.CallSite[] {
 }
 
 /**
- * The caller of the function `below` (the logger method that was called): the frame right above
- * it on the stack. Never throws.
+ * The caller of the function that calls callerOf (the logger method): two frames up. A fixed depth
+ * rather than Error.captureStackTrace's function filter, which walks further and costs twice as
+ * much. Never throws.
  */
-export function callerOf(below: (...args: never[]) => unknown): Caller {
+export function callerOf(): Caller {
   const prepare = Error.prepareStackTrace;
   const limit = Error.stackTraceLimit;
   let site: NodeJS.CallSite | undefined;
   try {
     Error.prepareStackTrace = collectSites;
-    Error.stackTraceLimit = 1;
-    const holder: { stack?: NodeJS.CallSite[] } = {};
-    Error.captureStackTrace(holder, below);
-    site = holder.stack?.[0];
+    Error.stackTraceLimit = 3;
+    site = (new Error().stack as unknown as NodeJS.CallSite[] | undefined)?.[2];
   } finally {
     Error.prepareStackTrace = prepare;
     Error.stackTraceLimit = limit;

@@ -39,12 +39,21 @@ function two(n: number): string {
   return n < 10 ? `0${n}` : String(n);
 }
 
+/** The "mmdd hh:mm:ss." part of the header for the last second seen (one Date per second, not per line). */
+let cachedSecond = Number.NaN;
+let cachedClock = '';
+
 /** klog's header for a record: `I1125 10:00:00.000000    1234 file.ts:42] `. */
 export function klogHeader(severity: Severity, timeMs: number, file: string): string {
   const whole = Math.floor(timeMs);
-  const d = new Date(whole);
-  const micros = Math.floor((timeMs - whole + (whole % 1000)) * 1000);
-  return `${severity}${two(d.getMonth() + 1)}${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${String(micros).padStart(6, '0')} ${pidColumn} ${file}] `;
+  const second = Math.floor(whole / 1000);
+  if (second !== cachedSecond) {
+    const d = new Date(second * 1000);
+    cachedClock = `${two(d.getMonth() + 1)}${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.`;
+    cachedSecond = second;
+  }
+  const micros = Math.floor((timeMs - second * 1000) * 1000);
+  return `${severity}${cachedClock}${String(micros).padStart(6, '0')} ${pidColumn} ${file}] `;
 }
 
 /** Go's encoding/json output for v (HTML-escaped, as json.Encoder writes it). */

@@ -100,19 +100,19 @@ class ProcessLogger implements KlogLogger {
   }
 
   error(message: string, pairs?: Record<string, unknown>): void {
-    if (this.winston) this.emit('E', 0, message, pairs !== undefined, pairs, undefined, callerOf(ProcessLogger.prototype.error));
+    if (this.winston) this.emit('E', 0, message, pairs !== undefined, pairs, undefined, callerOf());
   }
 
   errorS(err: unknown, message: string, pairs?: Record<string, unknown>): void {
-    if (this.winston) this.emit('E', 0, message, true, pairs, err, callerOf(ProcessLogger.prototype.errorS));
+    if (this.winston) this.emit('E', 0, message, true, pairs, err, callerOf());
   }
 
   warn(message: string, pairs?: Record<string, unknown>): void {
-    if (this.winston) this.emit('W', 0, message, pairs !== undefined, pairs, undefined, callerOf(ProcessLogger.prototype.warn));
+    if (this.winston) this.emit('W', 0, message, pairs !== undefined, pairs, undefined, callerOf());
   }
 
   info(message: string, pairs?: Record<string, unknown>): void {
-    if (this.winston) this.emit('I', 0, message, pairs !== undefined, pairs, undefined, callerOf(ProcessLogger.prototype.info));
+    if (this.winston) this.emit('I', 0, message, pairs !== undefined, pairs, undefined, callerOf());
   }
 
   v(level: number, message: string, pairs?: Record<string, unknown>): void {
@@ -120,17 +120,17 @@ class ProcessLogger implements KlogLogger {
     let caller: Caller | undefined;
     if (level > this.level) {
       if (!this.vmodule) return;
-      caller = callerOf(ProcessLogger.prototype.v);
+      caller = callerOf();
       if ((this.vmodule.levelOf(caller.module) ?? -1) < level) return;
     }
-    this.emit('I', level, message, pairs !== undefined, pairs, undefined, caller ?? callerOf(ProcessLogger.prototype.v));
+    this.emit('I', level, message, pairs !== undefined, pairs, undefined, caller ?? callerOf());
   }
 
   enabled(level: number): boolean {
     if (!this.winston) return false;
     if (level <= this.level) return true;
     if (!this.vmodule) return false;
-    return (this.vmodule.levelOf(callerOf(ProcessLogger.prototype.enabled).module) ?? -1) >= level;
+    return (this.vmodule.levelOf(callerOf().module) ?? -1) >= level;
   }
 
   flush(): void {
