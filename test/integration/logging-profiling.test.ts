@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createLogger } from '../../internal/observability/logging.js';
+import { activeProfile } from '../../internal/server/debug/pprof.js';
 import { useServer } from '../support/server.js';
 import { bearer, tokenAuthFileFlag } from '../support/static-tokens.js';
 
@@ -124,7 +125,10 @@ describe('/debug/pprof on the secure port', () => {
 
   it('one profile at a time: a second answers 409', async () => {
     const first = fx.request('GET', '/debug/pprof/profile?seconds=1', { headers: root });
-    await new Promise((r) => setTimeout(r, 200));
+    // The server runs in this process: wait until the first profile has begun.
+    const deadline = Date.now() + 5000;
+    while (activeProfile() !== 'cpu' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(activeProfile(), 'cpu');
     const second = await fx.request('GET', '/debug/pprof/heap', { headers: root });
     assert.equal(second.status, 409);
     assert.equal(second.text, 'Could not take a heap snapshot: a profile is already in progress\n');

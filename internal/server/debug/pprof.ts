@@ -33,6 +33,11 @@ const unavailable: Record<string, string> = {
 /** What is running now in this process ('' when nothing). */
 let running: '' | 'cpu' | 'heap' = '';
 
+/** The profile in progress in this process, if any. */
+export function activeProfile(): '' | 'cpu' | 'heap' {
+  return running;
+}
+
 /** Go's pprof serveError: a plain-text error without the attachment headers. */
 export function pprofError(res: ServerResponse, status: number, text: string): void {
   res.statusCode = status;
