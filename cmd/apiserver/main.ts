@@ -1,12 +1,16 @@
 /**
  * capstan-apiserver: parses kube-apiserver's flags and runs the API server until SIGTERM or
  * SIGINT, then shuts down gracefully (exit code 0 once drained); a second signal exits at once
- * with code 1, as kube-apiserver's signal handler does.
+ * with code 1, as kube-apiserver's signal handler does. The log is buffered (--log-flush-frequency): it is flushed
+ * before every exit, fatal ones included, so the last lines are never lost.
  */
 import { kubernetesVersion } from '../../api/gen/resources.js';
-import { createLogger } from '../../internal/observability/logging.js';
+import { createLogger, type KlogLogger } from '../../internal/observability/logging.js';
 import { parseFlags } from '../../internal/server/options/flags.js';
+import { defaultLoggingOptions } from '../../internal/server/options/logging.js';
 import { startServer } from '../../internal/server/server.js';
+
+let log: KlogLogger | undefined;
 
 async function main(): Promise<number> {
   const parsed = parseFlags(process.argv.slice(2), `Kubernetes v${kubernetesVersion}.0+capstan`);
@@ -15,12 +19,21 @@ async function main(): Promise<number> {
     if (parsed.stderr) process.stderr.write(parsed.stderr);
     return parsed.code;
   }
-  const log = createLogger(parsed.options.verbosity);
+  const logging = parsed.options.logging ?? defaultLoggingOptions;
+  const logger = createLogger({
+    verbosity: logging.verbosity,
+    vmodule: logging.vmodule,
+    format: logging.format,
+    flushFrequencyMs: logging.flushFrequencyMs,
+  });
+  log = logger;
   process.on('unhandledRejection', (reason) => {
-    log.error(`unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`);
+    logger.error(`unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`);
+    logger.flush();
   });
   process.on('uncaughtException', (err) => {
-    log.error(`uncaught exception: ${err.stack ?? err.message}`);
+    logger.error(`uncaught exception: ${err.stack ?? err.message}`);
+    logger.flush();
   });
   // Signals that arrive while the server is still starting count too.
   let received = 0;
@@ -29,23 +42,28 @@ async function main(): Promise<number> {
   const onSignal = (sig: NodeJS.Signals): void => {
     received++;
     if (received > 1) {
-      log.info(`received ${sig} again, exiting at once`);
+      logger.info(`received ${sig} again, exiting at once`);
+      logger.flush();
       process.exit(1);
     }
-    log.info(`received ${sig}, shutting down gracefully`);
+    logger.info(`received ${sig}, shutting down gracefully`);
     onFirst?.();
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
-  const server = await startServer(parsed.options, log);
+  const server = await startServer(parsed.options, logger);
   await first;
   await server.stop();
   return 0;
 }
 
 main().then(
-  (code) => process.exit(code),
+  (code) => {
+    log?.flush();
+    process.exit(code);
+  },
   (err: unknown) => {
+    log?.flush();
     process.stderr.write(`Error: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);
   },

@@ -21,6 +21,7 @@ import { patchHandler } from './handlers/patch.js';
 import { updateHandler } from './handlers/update.js';
 import type { ApiInstaller } from './installer.js';
 import type { ServerMetrics } from '../observability/metrics.js';
+import type { KlogLogger } from '../observability/logging.js';
 
 const handlers: Record<string, Handler> = {
   get: getHandler,
@@ -39,6 +40,8 @@ export interface DispatcherOptions {
   /** Ends the watches that carry no shutdown signal of their own, when the server finally stops. */
   readonly shutdown: AbortSignal;
   readonly metrics?: ServerMetrics;
+  /** The server's logger: a watch logs its start at -v=3, as kube's does. */
+  readonly log?: KlogLogger;
 }
 
 /** Routes resource requests. */
@@ -96,6 +99,7 @@ export class ResourceDispatcher {
       minRequestTimeoutSeconds: this.options.minRequestTimeoutSeconds,
       shutdown: ctx.shutdownSignal ?? this.options.shutdown,
       watchPath,
+      log: this.options.log,
       ...(this.options.metrics ? { metrics: this.options.metrics } : {}),
     };
     await handler(input);

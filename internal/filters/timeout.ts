@@ -13,9 +13,9 @@ import type { RequestState } from './request-context.js';
 const longRunningVerbs = new Set(['watch', 'proxy']);
 const longRunningSubresources = new Set(['attach', 'exec', 'proxy', 'log', 'portforward']);
 
-/** kube's default long-running request check. */
+/** kube's default long-running request check (profiles under /debug/pprof/ run as long as they are asked to). */
 export function isLongRunning(info: RequestInfo): boolean {
-  return longRunningVerbs.has(info.verb) || longRunningSubresources.has(info.subresource);
+  return longRunningVerbs.has(info.verb) || longRunningSubresources.has(info.subresource) || (!info.isResourceRequest && info.path.startsWith('/debug/pprof/'));
 }
 
 /**

@@ -18,6 +18,7 @@ import { withAuthorization } from '../filters/authorization.js';
 import { observeAuthorization } from '../filters/authorization-metrics.js';
 import { withCORS } from '../filters/cors.js';
 import { withHSTS } from '../filters/hsts.js';
+import { withHTTPLogging } from '../filters/httplog.js';
 import { withImpersonation } from '../filters/impersonation.js';
 import type { Filter, FilterScope } from '../filters/interface.js';
 import { attachRequestContext, stateOf, type RequestState } from '../filters/request-context.js';
@@ -26,9 +27,10 @@ import { armTimeout } from '../filters/timeout.js';
 import { withWaitGroup } from '../filters/wait-group.js';
 import { withWatchTerminationDuringShutdown } from '../filters/watch-termination.js';
 import { observeAuthentication } from '../observability/authentication-metrics.js';
-import type { Logger } from '../observability/logging.js';
+import type { KlogLogger } from '../observability/logging.js';
 import type { ServerMetrics } from '../observability/metrics.js';
 import type { ServerTracing } from '../observability/tracing/interface.js';
+import type { DebugEndpoints } from './debug/endpoints.js';
 import { serveHealth, type HealthEndpoints } from './health.js';
 import type { ServerLifecycle } from './lifecycle/interface.js';
 
@@ -40,7 +42,7 @@ export interface ChainDeps {
   readonly openapi: OpenApiV3Handler;
   readonly openapiV2: OpenApiV2Handler;
   readonly requestTimeoutMs: number;
-  readonly log: Logger;
+  readonly log: KlogLogger;
   readonly metrics: ServerMetrics;
   /** Who made a request: every configured method as one union (with the anonymous fallback). */
   readonly authenticator: Authenticator;
@@ -56,6 +58,8 @@ export interface ChainDeps {
   readonly tracing?: ServerTracing;
   /** The server's lifecycle: the in-flight wait groups and the signals of a graceful shutdown. */
   readonly lifecycle: ServerLifecycle;
+  /** /debug/pprof and /debug/flags/v (absent with --profiling=false: those paths are 404). */
+  readonly debug?: DebugEndpoints;
 }
 
 /** Builds the Express application. */
@@ -73,12 +77,14 @@ export function buildChain(deps: ChainDeps): express.Express {
   // carries no credentials) is answered without them; authentication names the user;
   // impersonation, which must know who asks, may swap in the user they act as; authorization,
   // which needs the final user, decides last, right before the handler. Retry-after, HSTS, watch
-  // termination and CORS are absent unless their flags are set.
+  // termination and CORS are absent unless their flags are set. httplog comes first: it logs every
+  // request at -v=3, the retry-after 429s included (kube's WithHTTPLogging sits outside them).
   const { lifecycle } = deps;
   const timeout: Filter = (req, res, state) => armTimeout(req, res, state, deps.requestTimeoutMs);
   const authentication = withAuthentication({ authenticator: deps.authenticator, log: deps.log, observe: observeAuthentication(deps.metrics) });
   const authorization = withAuthorization({ authorizer: deps.authorizer, observe: observeAuthorization(deps.metrics) });
   const filters: readonly Filter[] = [
+    withHTTPLogging(deps.log),
     withRetryAfter(lifecycle),
     withHSTS(deps.hstsDirectives ?? []),
     withWaitGroup(lifecycle.requests),
@@ -123,6 +129,7 @@ export function buildChain(deps: ChainDeps): express.Express {
         return;
       }
       if (deps.openidMetadata?.serve(req, res, path)) return;
+      if (deps.debug && path.startsWith('/debug/') && (await deps.debug.serve(req, res, path, query))) return;
       if (await deps.discovery.handle(req, res, path, query)) return;
       if (await deps.openapi.handle(req, res, path, query)) return;
       if (await deps.openapiV2.handle(req, res, path, query)) return;

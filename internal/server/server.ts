@@ -26,7 +26,7 @@ import { ApiInstaller } from '../endpoints/installer.js';
 import { OpenApiV2Handler } from '../endpoints/openapi/v2.js';
 import { OpenApiV3Handler } from '../endpoints/openapi/v3.js';
 import { OpenIdMetadataHandler } from '../endpoints/openid-metadata.js';
-import type { Logger } from '../observability/logging.js';
+import type { KlogLogger, Logger } from '../observability/logging.js';
 import { createMetrics, type ServerMetrics } from '../observability/metrics.js';
 import { builtinResourceModules } from '../registry/builtin.js';
 import { namespacesModule } from '../registry/core/namespaces/store.js';
@@ -44,6 +44,9 @@ import type { Storage } from '../storage/interface.js';
 import { startCompactor } from '../storage/etcd3/compactor.js';
 import { Etcd3Store } from '../storage/etcd3/store.js';
 import { buildChain } from './chain.js';
+import { DebugEndpoints } from './debug/endpoints.js';
+import { startDebugSocket, type DebugSocket } from './debug/socket.js';
+import { defaultProfilingOptions } from './options/profiling.js';
 import { loadServingCertificate, type ServingCertificate } from './certs.js';
 import { defaultSecureServingOptions } from './options/secure-serving.js';
 import { ServingTls } from './tls/serving-tls.js';
@@ -82,7 +85,7 @@ export interface RunningServer {
 }
 
 /** Starts a server; resolves once it listens. */
-export async function startServer(options: ServerOptions, log: Logger): Promise<RunningServer> {
+export async function startServer(options: ServerOptions, log: KlogLogger): Promise<RunningServer> {
   const secure = options.secureServing ?? defaultSecureServingOptions;
   const certificate = await loadServingCertificate({
     ...(secure.tlsCertFile ? { certFile: secure.tlsCertFile } : {}),
@@ -197,7 +200,22 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
     shutdown: cut.signal,
     metrics,
+    log,
   });
+  // --profiling serves the debug endpoints on the secure port; --debug-socket-path on a unix socket.
+  const profiling = options.profiling ?? defaultProfilingOptions;
+  const debugEndpoints = new DebugEndpoints({ log, shutdown: postStartHooks.signal });
+  let debugSocket: DebugSocket | undefined;
+  try {
+    if (profiling.debugSocketPath) debugSocket = await startDebugSocket(profiling.debugSocketPath, debugEndpoints, log);
+  } catch (err) {
+    security.authentication.stop();
+    security.authorization.stop();
+    watchCache?.stop();
+    client.close();
+    encryption?.stop();
+    throw err;
+  }
   let boundPort = options.securePort;
   const discovery = new DiscoveryHandler(installer, () => `${options.bindAddress === '0.0.0.0' ? '127.0.0.1' : options.bindAddress}:${boundPort}`);
 
@@ -245,6 +263,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     ...(openidMetadata ? { openidMetadata } : {}),
     ...(tracing ? { tracing } : {}),
     lifecycle,
+    ...(profiling.enabled ? { debug: debugEndpoints } : {}),
   });
   // Client certificates are asked for when a method uses them, and judged by the authenticators
   // (an unknown or expired one is a 401, not a failed handshake), as kube-apiserver does.
@@ -355,6 +374,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
         onCut: () => cut.abort(),
       });
       cut.abort();
+      await debugSocket?.stop();
       compactor.stop();
       servingTls.stop();
       security.authentication?.stop();

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { freePort, startLocalEtcd, type LocalEtcd } from '../../hack/local-etcd.js';
 import { kubeconfig } from '../../hack/run-local.js';
-import { createLogger } from '../../internal/observability/logging.js';
+import { createLogger, type KlogLogger } from '../../internal/observability/logging.js';
 import { parseFlags, type ServerOptions } from '../../internal/server/options/flags.js';
 import type { FlagGroupOptions } from '../../internal/server/options/groups.js';
 import { defaultSecureServingOptions } from '../../internal/server/options/secure-serving.js';
@@ -142,10 +142,11 @@ export type TestFlags = readonly string[] | (() => readonly string[] | Promise<r
 /**
  * Starts etcd and the server before the file's tests and stops them after. extra overrides
  * options directly; flags are parsed as the command line would parse them (the flag groups only).
+ * opts.log replaces the server's (silent) logger, for tests that read what it writes.
  */
-export function useServer(extra: Partial<ServerOptions> = {}, flags: TestFlags = []): ServerFixture {
+export function useServer(extra: Partial<ServerOptions> = {}, flags: TestFlags = [], opts: { log?: KlogLogger } = {}): ServerFixture {
   const fx = {} as ServerFixture;
-  const log = createLogger(0, process.env.CAPSTAN_TEST_LOG !== '1');
+  const log = opts.log ?? createLogger(0, process.env.CAPSTAN_TEST_LOG !== '1');
   before(async () => {
     fx.etcd = await startLocalEtcd();
     fx.dir = await mkdtemp(join(tmpdir(), 'capstan-test-'));

@@ -20,6 +20,7 @@ import { applyFieldValidation, cannotBeHandled, orderedFieldMessages } from './f
 import type { FieldValidation } from './write-options.js';
 import type { ListResult } from '../../storage/interface.js';
 import type { ServerMetrics } from '../../observability/metrics.js';
+import type { KlogLogger } from '../../observability/logging.js';
 import { encodedJsonOf } from '../../storage/encoded.js';
 import { jsonListPieces, writeStreamedBody } from '../negotiation/list-stream.js';
 import { encodeListPieces } from '../../../proto/list-stream.js';
@@ -41,6 +42,8 @@ export interface HandlerInput {
   readonly watchPath: boolean;
   /** The server's metrics (absent in handler tests). */
   readonly metrics?: ServerMetrics;
+  /** The server's logger (absent in handler tests). */
+  readonly log?: KlogLogger;
 }
 
 /** A verb handler. Throws StatusErrors; the dispatcher writes them. */

@@ -20,6 +20,7 @@ import { toExternal } from '../scope.js';
 import { servesStoredForm, tableResource, type HandlerInput } from './common.js';
 import { encodedJsonOfEvent } from '../../storage/encoded.js';
 import { methodNotAllowed } from './method-not-allowed.js';
+import { GoDuration } from '../../observability/go-text.js';
 
 /**
  * Frames encoded for recent events (converted or Protobuf), keyed by the event object, then by
@@ -66,6 +67,15 @@ export async function serveWatch(h: HandlerInput, opts: ListOptions): Promise<vo
     opts.timeoutSeconds !== undefined && opts.timeoutSeconds > 0
       ? opts.timeoutSeconds
       : h.minRequestTimeoutSeconds * (1 + Math.random());
+  if (h.log?.enabled(3)) {
+    h.log.v(3, 'Starting watch', {
+      path: h.ctx.requestInfo.path,
+      resourceVersion: opts.resourceVersion,
+      labels: h.query.get('labelSelector') ?? '',
+      fields: h.query.get('fieldSelector') ?? '',
+      timeout: new GoDuration(timeoutSeconds * 1e9),
+    });
+  }
   const res = h.res;
   let ended = false;
   const stop = (): void => {

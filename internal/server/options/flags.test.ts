@@ -7,6 +7,8 @@ import { defaultEncryptionOptions } from './encryption.js';
 import { parseFlags } from './flags.js';
 import { defaultHealthCheckOptions } from './health-checks.js';
 import { defaultHstsOptions } from './hsts.js';
+import { defaultLoggingOptions } from './logging.js';
+import { defaultProfilingOptions } from './profiling.js';
 import { defaultSecureServingOptions } from './secure-serving.js';
 import { defaultShutdownOptions } from './shutdown.js';
 
@@ -40,6 +42,8 @@ describe('apiserver flags', () => {
       encryption: defaultEncryptionOptions,
       healthChecks: defaultHealthCheckOptions,
       shutdown: defaultShutdownOptions,
+      profiling: defaultProfilingOptions,
+      logging: defaultLoggingOptions,
     });
   });
 

@@ -39,6 +39,7 @@ export interface ServerOptions extends FlagGroupOptions {
   readonly etcdCompactionIntervalMs: number;
   readonly requestTimeoutMs: number;
   readonly minRequestTimeoutSeconds: number;
+  /** -v (the logging group's verbosity, here for callers that read it directly). */
   readonly verbosity: number;
   readonly serviceClusterIPRange: string;
   /** The address the API server advertises to the cluster (the default/kubernetes Endpoints). */
@@ -83,7 +84,6 @@ export function parseFlags(argv: readonly string[], versionText: string): ParseR
     .option('min-request-timeout', { type: 'string', default: '1800', describe: 'The minimum number of seconds a watch handler keeps a request open before timing it out; actual timeouts are randomised between this and twice this.' })
     .option('service-cluster-ip-range', { type: 'string', default: '10.0.0.0/24', describe: 'A CIDR notation IP range from which to assign service cluster IPs.' })
     .option('advertise-address', { type: 'string', describe: 'The IP address on which to advertise the apiserver to members of the cluster. If blank, --bind-address is used, or the first non-loopback address of the host when that is 0.0.0.0.' })
-    .option('v', { type: 'string', default: '0', describe: 'number for the log level verbosity' })
     .version(false)
     .option('version', { type: 'boolean', describe: 'Print version information and quit' })
     .help('help')
@@ -107,7 +107,7 @@ export function parseFlags(argv: readonly string[], versionText: string): ParseR
   if (parsed.version) return { kind: 'exit', code: 0, stdout: `${versionText}\n` };
   try {
     const groups = validateGroups(parsed);
-    return { kind: 'run', options: { ...validateCore(parsed), ...groups }, groups };
+    return { kind: 'run', options: { ...validateCore(parsed), ...groups, verbosity: groups.logging?.verbosity ?? 0 }, groups };
   } catch (err) {
     return { kind: 'exit', code: 1, stderr: `Error: ${(err as Error).message}\n` };
   }
@@ -150,7 +150,7 @@ function validateGroups(p: Record<string, unknown>): FlagGroupOptions {
   return groups;
 }
 
-function validateCore(p: Record<string, unknown>): ServerOptions {
+function validateCore(p: Record<string, unknown>): Omit<ServerOptions, 'verbosity'> {
   const servers = String(p['etcd-servers'] ?? '')
     .split(',')
     .map((s) => s.trim())
@@ -171,7 +171,6 @@ function validateCore(p: Record<string, unknown>): ServerOptions {
   if (requestTimeout <= 0) throw new FlagError('--request-timeout must be greater than 0');
   const minRequestTimeout = intFlag('min-request-timeout', p['min-request-timeout']);
   if (minRequestTimeout < 0) throw new FlagError('--min-request-timeout must not be negative');
-  const verbosity = intFlag('v', p.v);
   const prefix = String(p['etcd-prefix']);
   if (!prefix.startsWith('/')) throw new FlagError(`--etcd-prefix ${JSON.stringify(prefix)} must start with "/"`);
   const storageMediaType = String(p['storage-media-type']);
@@ -203,7 +202,6 @@ function validateCore(p: Record<string, unknown>): ServerOptions {
     etcdCompactionIntervalMs: compaction,
     requestTimeoutMs: requestTimeout,
     minRequestTimeoutSeconds: minRequestTimeout,
-    verbosity,
     serviceClusterIPRange: serviceRange,
     ...(advertise ? { advertiseAddress: advertise } : {}),
   };

@@ -17,6 +17,8 @@ import { encryptionFlags } from './encryption.js';
 import { tracingFlags } from './tracing.js';
 import { healthCheckFlags } from './health-checks.js';
 import { shutdownFlags } from './shutdown.js';
+import { loggingFlags } from './logging.js';
+import { profilingFlags } from './profiling.js';
 
 /** One group of flags. */
 export interface FlagGroup<K extends keyof FlagGroupOptions = keyof FlagGroupOptions> {
@@ -51,4 +53,6 @@ export const flagGroups: readonly FlagGroup[] = [
   tracingFlags,
   healthCheckFlags,
   shutdownFlags,
+  profilingFlags,
+  loggingFlags,
 ];
