@@ -19,6 +19,7 @@ import { observeAuthorization } from '../filters/authorization-metrics.js';
 import { withCORS } from '../filters/cors.js';
 import { withHSTS } from '../filters/hsts.js';
 import { withImpersonation } from '../filters/impersonation.js';
+import { withRequestMetrics, type ServedResources } from '../filters/request-metrics.js';
 import type { Filter } from '../filters/interface.js';
 import { attachRequestContext, stateOf } from '../filters/request-context.js';
 import { armTimeout } from '../filters/timeout.js';
@@ -37,6 +38,8 @@ export interface ChainDeps {
   readonly requestTimeoutMs: number;
   readonly log: Logger;
   readonly metrics: ServerMetrics;
+  /** What the server serves: the request metrics label anything else as unknown. */
+  readonly served: ServedResources;
   /** Who made a request: every configured method as one union (with the anonymous fallback). */
   readonly authenticator: Authenticator;
   /** May they: the --authorization-mode union. */
@@ -61,7 +64,9 @@ export function buildChain(deps: ChainDeps): express.Express {
   // answered without them; authentication names the user; impersonation, which must know who
   // asks, may swap in the user they act as; authorization, which needs the final user, decides
   // last, right before the handler. HSTS and CORS are absent unless their flags are set.
+  // The request metrics come first so that every answer, refusals included, is counted.
   const filters: readonly Filter[] = [
+    withRequestMetrics({ metrics: deps.metrics.requests, served: deps.served }),
     withHSTS(deps.hstsDirectives ?? []),
     withCORS(deps.corsAllowedOrigins ?? []),
     withAuthentication({ authenticator: deps.authenticator, log: deps.log, observe: observeAuthentication(deps.metrics) }),

@@ -42,6 +42,7 @@ import type { Storage } from '../storage/interface.js';
 import { startCompactor } from '../storage/etcd3/compactor.js';
 import { Etcd3Store } from '../storage/etcd3/store.js';
 import { buildChain } from './chain.js';
+import { startStorageMetrics } from './storage-metrics.js';
 import { loadServingCertificate, type ServingCertificate } from './certs.js';
 import { defaultSecureServingOptions } from './options/secure-serving.js';
 import { ServingTls } from './tls/serving-tls.js';
@@ -83,7 +84,11 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     clientCAs: () => clientCAs(),
     log,
   });
-  const metrics = createMetrics();
+  const metrics = createMetrics({
+    disabled: new Set(options.metrics?.disabledMetrics ?? []),
+    showHidden: (options.metrics?.showHiddenMetricsForVersion ?? '') !== '',
+    ...(options.metrics ? { allowLists: options.metrics.allowLists } : {}),
+  });
   // --encryption-provider-config: an invalid file stops the start here, before etcd is dialled.
   const encryption = await startEncryptionAtRest(options.encryption, { log, metrics });
   // Like kube's etcd client, no cap on a response's size: a list of every pod can pass gRPC's 4 MiB
@@ -100,6 +105,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     codec: codecForMediaType(options.storageMediaType),
     callTimeoutMs: options.requestTimeoutMs,
     onDecode: (obj) => defaultStored?.(obj),
+    observe: metrics.storage.observe,
     ...(encryption ? { transformers: encryption.transformers } : {}),
   });
   // Each resource's generic store asks for its own watch cache (unless configured off).
@@ -154,7 +160,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
         throw err;
       }
     }),
-  ]);
+  ], metrics.admission.observer);
 
   const shutdown = new AbortController();
   // Every open watch listens for shutdown: thousands are normal, not a leak.
@@ -236,6 +242,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     requestTimeoutMs: options.requestTimeoutMs,
     log,
     metrics,
+    served: installer,
     authenticator: security.authentication.authenticator,
     authorizer: security.authorization.authorizer,
     hstsDirectives: options.hsts?.directives ?? [],
@@ -275,6 +282,7 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
   log.info(`Serving securely on ${options.bindAddress}:${boundPort}`);
 
   const compactor = startCompactor(client, options.etcdCompactionIntervalMs, (m) => log.warn(m));
+  const stopStorageMetrics = startStorageMetrics({ store: etcdStore, client, etcdServers: options.etcdServers, metrics, options: options.metrics, log });
   const contents = registrations
     .filter((r) => r.namespaced && !r.conversion)
     .map((r) => ({ group: r.group, resource: r.resource, storage: r.main }));
@@ -350,6 +358,8 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
       security.authorization?.stop();
       watchCache?.stop();
       await etcdStore.closeWatches();
+      stopStorageMetrics();
+      metrics.stop();
       client.close();
       encryption?.stop();
     })();

@@ -14,6 +14,7 @@ import { secureServingFlags } from './secure-serving.js';
 import { oidcFlags } from './oidc.js';
 import { serviceAccountFlags } from './service-account.js';
 import { encryptionFlags } from './encryption.js';
+import { metricsFlags } from './metrics.js';
 
 /** One group of flags. */
 export interface FlagGroup<K extends keyof FlagGroupOptions = keyof FlagGroupOptions> {
@@ -45,4 +46,5 @@ export const flagGroups: readonly FlagGroup[] = [
   authenticationWebhookFlags,
   authorizationFlags,
   encryptionFlags,
+  metricsFlags,
 ];
