@@ -62,14 +62,24 @@ export function constrainMetricLabels(metric: object, allowed: ReadonlyMap<strin
     return out;
   };
 
-  for (const method of objectMethods) {
-    const original = m[method];
-    if (typeof original !== 'function') continue;
-    m[method] = function (this: unknown, ...args: unknown[]) {
+  const wrapObjectMethod = (original: AnyFn): AnyFn =>
+    function (this: unknown, ...args: unknown[]) {
       const first = args[0];
       if (first !== null && typeof first === 'object') args[0] = constrainObject(first as Record<string, unknown>);
-      return (original as AnyFn).apply(this, args);
+      return original.apply(this, args);
     };
+  for (const method of objectMethods) {
+    // An accessor, because prom-client's Counter assigns its inc after the registry has seen it
+    // (registration happens in the base constructor): whatever is assigned later is wrapped too.
+    let wrapped = typeof m[method] === 'function' ? wrapObjectMethod(m[method] as AnyFn) : undefined;
+    Object.defineProperty(m, method, {
+      configurable: true,
+      enumerable: false,
+      get: () => wrapped,
+      set: (fn: unknown) => {
+        wrapped = typeof fn === 'function' ? wrapObjectMethod(fn as AnyFn) : undefined;
+      },
+    });
   }
   for (const method of valueMethods) {
     const original = m[method];

@@ -6,6 +6,7 @@ import { defaultCorsOptions } from './cors.js';
 import { defaultEncryptionOptions } from './encryption.js';
 import { parseFlags } from './flags.js';
 import { defaultHstsOptions } from './hsts.js';
+import { defaultMetricsOptions } from './metrics.js';
 import { defaultSecureServingOptions } from './secure-serving.js';
 
 const run = (args: string[]) => parseFlags(args, 'Kubernetes v1.33.0+capstan');
@@ -36,6 +37,7 @@ describe('apiserver flags', () => {
       authentication: defaultAuthenticationOptions,
       authorization: defaultAuthorizationOptions,
       encryption: defaultEncryptionOptions,
+      metrics: defaultMetricsOptions,
     });
   });
 
