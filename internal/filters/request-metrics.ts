@@ -46,9 +46,17 @@ interface ChildSet {
   readonly codes: Map<number, CounterChild>;
 }
 
+/** Slots of the bounded label values, so a child set is found by index rather than by a joined key. */
+const scopeSlots: Readonly<Record<string, number>> = { '': 0, resource: 1, namespace: 2, cluster: 3 };
+const dryRunSlots: Readonly<Record<string, number>> = { '': 0, All: 1, invalid: 2 };
+const verbSlots: ReadonlyMap<string, number> = new Map(
+  ['GET', 'LIST', 'WATCH', 'POST', 'PUT', 'PATCH', 'APPLY', 'DELETE', 'CONNECT', 'other', 'CREATE', 'DELETECOLLECTION', 'PROXY', 'UPDATE', 'WATCHLIST'].map((v, i) => [v, i]),
+);
+
 /** The group, version, resource, subresource and component labels of a request, with its children. */
 class Target {
-  readonly sets = new Map<string, ChildSet>();
+  /** By (verb slot * 3 + dry_run slot) * 4 + scope slot. */
+  readonly sets: Array<ChildSet | undefined> = [];
   readonly longRunning = new Map<string, GaugeChild>();
   constructor(
     readonly group: string,
@@ -61,7 +69,8 @@ class Target {
 
 /** Resolves requests to bounded targets; only served and folded targets are ever kept. */
 class Targets {
-  private readonly served = new Map<string, Target>();
+  /** Served (sub)resources by group, then version, resource and subresource. */
+  private readonly served = new Map<string, Map<string, Map<string, Map<string, Target>>>>();
   private readonly folded = new Map<string, Target>();
 
   constructor(private readonly surface: ServedResources) {}
@@ -73,12 +82,14 @@ class Targets {
     }
     const g = info.apiGroup;
     const v = info.apiVersion;
-    const key = `${g}/${v}/${info.resource}/${info.subresource}`;
-    const hit = this.served.get(key);
+    const hit = this.served.get(g)?.get(v)?.get(info.resource)?.get(info.subresource);
     if (hit) return hit;
     if (this.surface.lookup(g, v, info.resource, info.subresource) !== undefined) {
       const t = new Target(g, v, info.resource, info.subresource, 'apiserver');
-      this.served.set(key, t);
+      const byVersion = this.served.get(g) ?? this.served.set(g, new Map()).get(g)!;
+      const byResource = byVersion.get(v) ?? byVersion.set(v, new Map()).get(v)!;
+      const bySubresource = byResource.get(info.resource) ?? byResource.set(info.resource, new Map()).get(info.resource)!;
+      bySubresource.set(info.subresource, t);
       return t;
     }
     return this.surface.servesGroupVersion(g, v) ? this.fold(`gv/${g}/${v}`, g, v, '', 'apiserver') : this.fold('unknown', '', '', '', 'apiserver');
@@ -95,11 +106,11 @@ class Targets {
 }
 
 function childSet(m: RequestMetrics, t: Target, verb: string, dryRun: string, scope: string): ChildSet {
-  const key = `${verb}|${dryRun}|${scope}`;
-  let set = t.sets.get(key);
+  const slot = (((verbSlots.get(verb) as number) * 3 + (dryRunSlots[dryRun] as number)) << 2) + (scopeSlots[scope] as number);
+  let set = t.sets[slot];
   if (!set) {
     set = { verb, dryRun, scope, duration: m.duration.labels(verb, dryRun, t.group, t.version, t.resource, t.subresource, scope, t.component), sizes: undefined, codes: new Map() };
-    t.sets.set(key, set);
+    t.sets[slot] = set;
   }
   return set;
 }

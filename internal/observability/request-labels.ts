@@ -41,6 +41,7 @@ export function cleanScope(info: RequestInfo): string {
 
 /** Whether a ?watch= value turns a GET into a WATCH (kube reads anything but 0 and false as true). */
 function watchParam(query: URLSearchParams): boolean {
+  if (query.size === 0) return false;
   const v = query.get('watch');
   if (v === null) return false;
   const lower = v.toLowerCase();
