@@ -30,16 +30,20 @@ export class InflightWatermark {
   private readonly current = [0, 0];
   private readonly max = [0, 0];
   private readonly gauges: readonly [GaugeChild, GaugeChild];
-  private readonly timer: NodeJS.Timeout;
+  /** Started by the first request, so a server that never serves one (a failed start) has none. */
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
 
   constructor(gauge: GaugeVec) {
     this.gauges = [gauge.labels('readOnly'), gauge.labels('mutating')];
-    this.timer = setInterval(() => this.publish(), 1000);
-    this.timer.unref();
   }
 
   /** A request of kind starts executing. */
   begin(kind: RequestKind): void {
+    if (this.timer === undefined && !this.stopped) {
+      this.timer = setInterval(() => this.publish(), 1000);
+      this.timer.unref();
+    }
     const n = ++(this.current[kind] as number);
     if (n > (this.max[kind] as number)) this.max[kind] = n;
   }
@@ -57,7 +61,9 @@ export class InflightWatermark {
     }
   }
 
+  /** Stops the once-a-second update. */
   stop(): void {
+    this.stopped = true;
     clearInterval(this.timer);
   }
 }
