@@ -170,7 +170,7 @@ describe('metrics at /metrics', () => {
     assert.ok(sumOf(text, 'etcd_request_duration_seconds_count', { operation: 'create', type: 'configmaps' }) >= 4);
     assert.ok(sumOf(text, 'etcd_requests_total', { operation: 'listWithCount', type: '/registry/configmaps/' }) >= 1);
     assert.ok(sumOf(text, 'apiserver_storage_size_bytes', { storage_cluster_id: 'etcd-0' }) > 0);
-    // m1, m2, m4 (m3 deleted) and the kube-root-ca.crt-free default namespace: what etcd holds.
+    // What etcd holds: m1, m2 and m4 (m3 was deleted); the server creates no ConfigMaps of its own.
     await until(async () => sumOf(await scrape(fx), 'apiserver_storage_objects', { resource: 'configmaps' }) === 3);
     assert.ok(sumOf(await scrape(fx), 'apiserver_storage_objects', { resource: 'namespaces' }) >= 4);
   });
