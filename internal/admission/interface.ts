@@ -36,3 +36,17 @@ export interface AdmissionPlugin {
   /** Validating phase; must not change anything. */
   validate?(attrs: AdmissionAttributes, ctx: RequestContext): Promise<void>;
 }
+
+/** An admission phase as kube's metrics name it. */
+export type AdmissionStepType = 'admit' | 'validate';
+
+/**
+ * Told of each admission phase the chain runs and of each plugin call in it, after it finished
+ * (metrics: apiserver_admission_step_* and _controller_*). Must not throw; must be cheap.
+ */
+export interface AdmissionObserver {
+  /** A whole phase (every plugin of it) took seconds; rejected when a plugin refused. */
+  step(type: AdmissionStepType, operation: AdmissionOperation, rejected: boolean, seconds: number): void;
+  /** One plugin's call took seconds. */
+  controller(name: string, type: AdmissionStepType, operation: AdmissionOperation, rejected: boolean, seconds: number): void;
+}

@@ -23,8 +23,8 @@ describe('authentication metrics', () => {
     assert.match(text, /^authentication_attempts\{result="failure"\} 1$/m);
     assert.match(text, /^authenticated_user_requests\{username="admin"\} 1$/m);
     assert.match(text, /^authenticated_user_requests\{username="email_id"\} 1$/m);
-    assert.match(text, /^authentication_duration_seconds_bucket\{le="0\.001",result="success"\} 1$/m);
-    assert.match(text, /^authentication_duration_seconds_bucket\{le="16\.384",result="success"\} 2$/m);
+    assert.match(text, /^authentication_duration_seconds_bucket\{result="success",le="0\.001"\} 1$/m);
+    assert.match(text, /^authentication_duration_seconds_bucket\{result="success",le="16\.384"\} 2$/m);
     assert.match(text, /^authentication_duration_seconds_count\{result="error"\} 1$/m);
   });
 });

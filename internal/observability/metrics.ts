@@ -1,12 +1,24 @@
 /**
  * Prometheus metrics (prom-client), one registry per server so that servers started side by side
- * (tests) do not share counters. Names follow kube-apiserver's where kube has the metric.
+ * (tests) do not share counters. Names follow kube-apiserver's where kube has the metric. The
+ * registry (kube-registry.ts) applies the metric flags to every metric registered on it; the
+ * request, storage and admission families live in files of their own.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, exponentialBuckets } from 'prom-client';
+import { Counter, Gauge, Histogram, collectDefaultMetrics, exponentialBuckets } from 'prom-client';
+import { createAdmissionMetrics, type AdmissionMetrics } from './admission-metrics.js';
+import { KubeRegistry, type MetricRules } from './kube-registry.js';
+import { createRequestMetrics, type RequestMetrics } from './request-metrics.js';
+import { createStorageMetrics, type StorageMetrics } from './storage-metrics.js';
 
 /** The metrics one server keeps. */
 export interface ServerMetrics {
-  readonly registry: Registry;
+  readonly registry: KubeRegistry;
+  /** apiserver_request_*, apiserver_response_sizes, in-flight, long-running and watch event metrics. */
+  readonly requests: RequestMetrics;
+  /** etcd_request_* and apiserver_storage_* metrics. */
+  readonly storage: StorageMetrics;
+  /** apiserver_admission_step_* and apiserver_admission_controller_* metrics. */
+  readonly admission: AdmissionMetrics;
   /** apiserver_terminated_watchers_total: watchers ended because they could not keep up. */
   readonly terminatedWatchers: Counter<'resource'>;
   /** apiserver_watch_cache_events_dispatched_total: events the watch cache sent to watchers. */
@@ -17,10 +29,8 @@ export interface ServerMetrics {
   readonly watchCacheInitializations: Counter<'resource'>;
   /** apiserver_watch_cache_resource_version: the revision a watch cache has reached. */
   readonly watchCacheResourceVersion: Gauge<'resource'>;
-  /** apiserver_watch_cache_capacity: how many events a watch cache keeps for watchers that resume. */
+  /** watch_cache_capacity (kube names it without the apiserver_ prefix): how many events a watch cache keeps for watchers that resume. */
   readonly watchCacheCapacity: Gauge<'resource'>;
-  /** apiserver_registered_watchers: watches open now, by resource. */
-  readonly registeredWatchers: Gauge<'group' | 'kind' | 'version'>;
   /** authorization_attempts_total: the authorization filter's answers (allowed, denied, no-opinion, error). */
   readonly authorizationAttempts: Counter<'result'>;
   /** authorization_duration_seconds: how long the filter's authorizer took, by result. */
@@ -41,22 +51,30 @@ export interface ServerMetrics {
   readonly authenticationDuration: Histogram<'result'>;
   /** Text for GET /metrics. */
   text(): Promise<string>;
+  /** Stops the metrics' timers (the in-flight watermark); call when the server stops. */
+  stop(): void;
 }
 
-/** Creates a server's metrics, with the process and Node.js defaults (RSS, heap, event loop lag). */
-export function createMetrics(): ServerMetrics {
-  const registry = new Registry();
+/**
+ * Creates a server's metrics under rules (the metric flags), with the process and Node.js defaults
+ * (CPU, RSS, open fds, start time, heap, event loop lag).
+ */
+export function createMetrics(rules: MetricRules = {}): ServerMetrics {
+  const registry = new KubeRegistry(rules);
   collectDefaultMetrics({ register: registry });
   const opts = { registers: [registry] };
+  const requests = createRequestMetrics(registry);
   return {
     registry,
+    requests,
+    storage: createStorageMetrics(registry),
+    admission: createAdmissionMetrics(registry),
     terminatedWatchers: new Counter({ name: 'apiserver_terminated_watchers_total', help: 'Counter of watchers closed due to unresponsiveness broken by resource type.', labelNames: ['resource'], ...opts }),
     watchCacheEventsDispatched: new Counter({ name: 'apiserver_watch_cache_events_dispatched_total', help: 'Counter of events dispatched in watch cache broken by resource type.', labelNames: ['resource'], ...opts }),
     watchCacheEventsReceived: new Counter({ name: 'apiserver_watch_cache_events_received_total', help: 'Counter of events received in watch cache broken by resource type.', labelNames: ['resource'], ...opts }),
     watchCacheInitializations: new Counter({ name: 'apiserver_watch_cache_initializations_total', help: 'Counter of watch cache initializations broken by resource type.', labelNames: ['resource'], ...opts }),
     watchCacheResourceVersion: new Gauge({ name: 'apiserver_watch_cache_resource_version', help: 'Current resource version of watch cache broken by resource type.', labelNames: ['resource'], ...opts }),
-    watchCacheCapacity: new Gauge({ name: 'apiserver_watch_cache_capacity', help: 'Total capacity of watch cache broken by resource type.', labelNames: ['resource'], ...opts }),
-    registeredWatchers: new Gauge({ name: 'apiserver_registered_watchers', help: 'Number of currently registered watchers for a given resources', labelNames: ['group', 'version', 'kind'], ...opts }),
+    watchCacheCapacity: new Gauge({ name: 'watch_cache_capacity', help: 'Total capacity of watch cache broken by resource type.', labelNames: ['resource'], ...opts }),
     authorizationAttempts: new Counter({
       name: 'authorization_attempts_total',
       help: "Counter of authorization attempts broken down by result. It can be either 'allowed', 'denied', 'no-opinion' or 'error'.",
@@ -101,5 +119,6 @@ export function createMetrics(): ServerMetrics {
       ...opts,
     }),
     text: () => registry.metrics(),
+    stop: () => requests.inflight.stop(),
   };
 }

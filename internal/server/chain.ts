@@ -20,6 +20,7 @@ import { withCORS } from '../filters/cors.js';
 import { withHSTS } from '../filters/hsts.js';
 import { withHTTPLogging } from '../filters/httplog.js';
 import { withImpersonation } from '../filters/impersonation.js';
+import { withRequestMetrics, type ServedResources } from '../filters/request-metrics.js';
 import type { Filter, FilterScope } from '../filters/interface.js';
 import { attachRequestContext, stateOf, type RequestState } from '../filters/request-context.js';
 import { withRetryAfter } from '../filters/retry-after.js';
@@ -44,6 +45,8 @@ export interface ChainDeps {
   readonly requestTimeoutMs: number;
   readonly log: KlogLogger;
   readonly metrics: ServerMetrics;
+  /** What the server serves: the request metrics label anything else as unknown. */
+  readonly served: ServedResources;
   /** Who made a request: every configured method as one union (with the anonymous fallback). */
   readonly authenticator: Authenticator;
   /** May they: the --authorization-mode union. */
@@ -79,11 +82,14 @@ export function buildChain(deps: ChainDeps): express.Express {
   // which needs the final user, decides last, right before the handler. Retry-after, HSTS, watch
   // termination and CORS are absent unless their flags are set. httplog comes first: it logs every
   // request at -v=3, the retry-after 429s included (kube's WithHTTPLogging sits outside them).
+  // The request metrics come before it (kube's latency tracking is outer too), so that every
+  // answer, refusals included, is counted and timed.
   const { lifecycle } = deps;
   const timeout: Filter = (req, res, state) => armTimeout(req, res, state, deps.requestTimeoutMs);
   const authentication = withAuthentication({ authenticator: deps.authenticator, log: deps.log, observe: observeAuthentication(deps.metrics) });
   const authorization = withAuthorization({ authorizer: deps.authorizer, observe: observeAuthorization(deps.metrics) });
   const filters: readonly Filter[] = [
+    withRequestMetrics({ metrics: deps.metrics.requests, served: deps.served }),
     withHTTPLogging(deps.log),
     withRetryAfter(lifecycle),
     withHSTS(deps.hstsDirectives ?? []),

@@ -47,6 +47,7 @@ import { buildChain } from './chain.js';
 import { DebugEndpoints } from './debug/endpoints.js';
 import { startDebugSocket, type DebugSocket } from './debug/socket.js';
 import { defaultProfilingOptions } from './options/profiling.js';
+import { startStorageMetrics } from './storage-metrics.js';
 import { loadServingCertificate, type ServingCertificate } from './certs.js';
 import { defaultSecureServingOptions } from './options/secure-serving.js';
 import { ServingTls } from './tls/serving-tls.js';
@@ -105,7 +106,11 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     clientCAs: () => clientCAs(),
     log,
   });
-  const metrics = createMetrics();
+  const metrics = createMetrics({
+    disabled: new Set(options.metrics?.disabledMetrics ?? []),
+    showHidden: (options.metrics?.showHiddenMetricsForVersion ?? '') !== '',
+    ...(options.metrics ? { allowLists: options.metrics.allowLists } : {}),
+  });
   // --tracing-config-file: OpenTelemetry is loaded, and the request path traced, only then.
   const tracing = options.tracing ? (await import('../observability/tracing/server-tracing.js')).startTracing(options.tracing, log) : undefined;
   // --encryption-provider-config: an invalid file stops the start here, before etcd is dialled.
@@ -124,6 +129,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     codec: codecForMediaType(options.storageMediaType),
     callTimeoutMs: options.requestTimeoutMs,
     onDecode: (obj) => defaultStored?.(obj),
+    observe: metrics.storage.observe,
     ...(encryption ? { transformers: encryption.transformers } : {}),
     ...(tracing ? { instrument: tracing.etcd } : {}),
   });
@@ -181,7 +187,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
       }
     }),
   ];
-  const admission = tracing ? tracing.admissionChain(admissionPlugins) : new AdmissionChain(admissionPlugins);
+  const admission = tracing ? tracing.admissionChain(admissionPlugins, metrics.admission.observer) : new AdmissionChain(admissionPlugins, metrics.admission.observer);
 
   const shutdownOptions = options.shutdown ?? defaultShutdownOptions;
   const lifecycle: ServerLifecycle = {
@@ -256,6 +262,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     requestTimeoutMs: options.requestTimeoutMs,
     log,
     metrics,
+    served: installer,
     authenticator: security.authentication.authenticator,
     authorizer: security.authorization.authorizer,
     hstsDirectives: options.hsts?.directives ?? [],
@@ -301,6 +308,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   log.info(`Serving securely on ${options.bindAddress}:${boundPort}`);
 
   const compactor = startCompactor(client, options.etcdCompactionIntervalMs, (m) => log.warn(m));
+  const stopStorageMetrics = startStorageMetrics({ store: etcdStore, client, etcdServers: options.etcdServers, metrics, options: options.metrics, log });
   const contents = registrations
     .filter((r) => r.namespaced && !r.conversion)
     .map((r) => ({ group: r.group, resource: r.resource, storage: r.main }));
@@ -382,6 +390,8 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
       watchCache?.stop();
       await etcdStore.closeWatches();
       etcdProbe.close();
+      stopStorageMetrics();
+      metrics.stop();
       client.close();
       encryption?.stop();
       // Last: the request spans have ended with their responses; what is queued is exported.

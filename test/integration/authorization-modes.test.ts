@@ -52,7 +52,7 @@ describe('--authorization-mode=Node,ABAC', () => {
     const metrics = (await fx.request('GET', '/metrics')).text;
     assert.match(metrics, /^authorization_attempts_total\{result="allowed"\} [1-9]/m);
     assert.match(metrics, /^authorization_attempts_total\{result="no-opinion"\} [1-9]/m);
-    assert.match(metrics, /^authorization_duration_seconds_bucket\{le="0.001",result="allowed"\} /m);
+    assert.match(metrics, /^authorization_duration_seconds_bucket\{result="allowed",le="0.001"\} /m);
     assert.match(metrics, /^apiserver_authorization_decisions_total\{type="ABAC",name="abac",decision="allowed"\} [1-9]/m);
   });
 });

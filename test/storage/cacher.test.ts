@@ -235,13 +235,13 @@ describe('--watch-cache-sizes', () => {
     assert.equal(cacheEnabledFor(config([], false), { group: '', resource: 'pods' }), false);
   });
 
-  it('the router gives one cache per key prefix and the store itself when off', () => {
+  it("the router gives one cache per key prefix and the store's view of the resource when off", () => {
     const etcd = new Etcd3Store(fx.client, { prefix: uniquePrefix('router'), codec: jsonCodec });
     const router = new WatchCacheStorage(etcd, { enabled: true, sizes: new Map([['secrets', 0]]), defaultSize: 100 });
     const a = router.forResource({ group: '', resource: 'configmaps' }, '/configmaps');
     assert.equal(router.forResource({ group: '', resource: 'configmaps' }, '/configmaps'), a);
     assert.ok(a instanceof Cacher);
-    assert.equal(router.forResource({ group: '', resource: 'secrets' }, '/secrets'), etcd);
+    assert.equal(router.forResource({ group: '', resource: 'secrets' }, '/secrets'), etcd.forResource({ group: '', resource: 'secrets' }, '/secrets'));
     router.stop();
   });
 });

@@ -135,8 +135,8 @@ export async function serveWatch(h: HandlerInput, opts: ListOptions): Promise<vo
     return Buffer.from(`${JSON.stringify({ type: ev.type, object: table })}\n`);
   };
 
-  const gvk = { group: h.scope.group, version: h.scope.version, kind: h.scope.kind };
-  h.metrics?.registeredWatchers.inc(gvk);
+  // apiserver_watch_events_total and _sizes, by the endpoint's group, version and kind.
+  const events = h.metrics?.requests.watchEventRecorder(h.scope.group, h.scope.version, h.scope.kind);
   try {
     for await (const first of watch) {
       if (ended) break;
@@ -149,6 +149,7 @@ export async function serveWatch(h: HandlerInput, opts: ListOptions): Promise<vo
       let size = 0;
       const add = (ev: StorageWatchEvent): void => {
         const r = render(ev);
+        const before = size;
         if (Array.isArray(r)) {
           for (const b of r) {
             batch.push(b);
@@ -158,6 +159,7 @@ export async function serveWatch(h: HandlerInput, opts: ListOptions): Promise<vo
           batch.push(r);
           size += r.length;
         }
+        events?.sent(size - before);
       };
       let last: StorageWatchEvent = first;
       add(first);
@@ -180,7 +182,6 @@ export async function serveWatch(h: HandlerInput, opts: ListOptions): Promise<vo
       });
     }
   } finally {
-    h.metrics?.registeredWatchers.dec(gvk);
     clearTimeout(timer);
     h.shutdown.removeEventListener('abort', stop);
     stop();

@@ -4,14 +4,17 @@
  * that what they do (reads, webhook calls) shows beneath it. Without tracing the plain chain is used.
  */
 import { AdmissionChain } from '../../admission/chain.js';
-import type { AdmissionAttributes, AdmissionPlugin } from '../../admission/interface.js';
+import type { AdmissionAttributes, AdmissionObserver, AdmissionPlugin } from '../../admission/interface.js';
 import type { RequestContext } from '../../request/context.js';
 import { activeTrace, inChildSpan } from './context.js';
 
 /** An AdmissionChain whose phases are spans of the current trace. */
 export class TracedAdmissionChain extends AdmissionChain {
-  constructor(private readonly traced: readonly AdmissionPlugin[]) {
-    super(traced);
+  constructor(
+    private readonly traced: readonly AdmissionPlugin[],
+    observer?: AdmissionObserver,
+  ) {
+    super(traced, observer);
   }
 
   override admit(attrs: AdmissionAttributes, ctx: RequestContext): Promise<void> {

@@ -5,7 +5,7 @@
  */
 import type { Context, Tracer } from '@opentelemetry/api';
 import type { AdmissionChain } from '../../admission/chain.js';
-import type { AdmissionPlugin } from '../../admission/interface.js';
+import type { AdmissionObserver, AdmissionPlugin } from '../../admission/interface.js';
 import type { Filter, FilterScope } from '../../filters/interface.js';
 import type { EtcdInstrument } from '../../storage/etcd3/instrument.js';
 
@@ -39,7 +39,7 @@ export interface ServerTracing {
   /** filter, run in a child span of the request span named name (kube's filterlatency spans). */
   spanFilter(name: string, filter: Filter): Filter;
   /** The admission chain of plugins, its mutating and validating phases spans of the request. */
-  admissionChain(plugins: readonly AdmissionPlugin[]): AdmissionChain;
+  admissionChain(plugins: readonly AdmissionPlugin[], observer?: AdmissionObserver): AdmissionChain;
   /** etcd calls as client spans (otelgrpc's "etcdserverpb.KV/Range", "etcdserverpb.KV/Txn"). */
   readonly etcd: EtcdInstrument;
   /** Exports every ended span now. */

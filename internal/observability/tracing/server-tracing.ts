@@ -25,7 +25,7 @@ export function startTracing(options: TracingOptions, log: Logger, tuning: Provi
   return {
     requestScope: withTracing({ tracer }),
     spanFilter: withFilterSpan,
-    admissionChain: (plugins) => new TracedAdmissionChain(plugins),
+    admissionChain: (plugins, observer) => new TracedAdmissionChain(plugins, observer),
     etcd: etcdTracing(tracer),
     forceFlush: () => provider.forceFlush(),
     shutdown: () => (stopped ??= provider.shutdown()),

@@ -9,6 +9,7 @@ import { defaultHealthCheckOptions } from './health-checks.js';
 import { defaultHstsOptions } from './hsts.js';
 import { defaultLoggingOptions } from './logging.js';
 import { defaultProfilingOptions } from './profiling.js';
+import { defaultMetricsOptions } from './metrics.js';
 import { defaultSecureServingOptions } from './secure-serving.js';
 import { defaultShutdownOptions } from './shutdown.js';
 
@@ -44,6 +45,7 @@ describe('apiserver flags', () => {
       shutdown: defaultShutdownOptions,
       profiling: defaultProfilingOptions,
       logging: defaultLoggingOptions,
+      metrics: defaultMetricsOptions,
     });
   });
 

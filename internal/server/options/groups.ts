@@ -19,6 +19,7 @@ import { healthCheckFlags } from './health-checks.js';
 import { shutdownFlags } from './shutdown.js';
 import { loggingFlags } from './logging.js';
 import { profilingFlags } from './profiling.js';
+import { metricsFlags } from './metrics.js';
 
 /** One group of flags. */
 export interface FlagGroup<K extends keyof FlagGroupOptions = keyof FlagGroupOptions> {
@@ -55,4 +56,5 @@ export const flagGroups: readonly FlagGroup[] = [
   shutdownFlags,
   profilingFlags,
   loggingFlags,
+  metricsFlags,
 ];

@@ -4,6 +4,7 @@
  * runs on etcd-compatible servers such as kine. Keys are `<prefix><key>`; revisions stay decimal
  * strings outside this folder.
  */
+import { performance } from 'node:perf_hooks';
 import type { Etcd3, IKeyValue, IRangeResponse, ITxnResponse, Watcher } from 'etcd3';
 import type { KubeObject } from '../../../api/meta/types.js';
 import type { StorageCodec } from '../codec.js';
@@ -22,6 +23,7 @@ import type {
 import type { GroupResource, TransformerSlot, TransformerSource } from '../value/resource-transformers.js';
 import { interpretEtcdError, isCompacted, isFutureRevision } from './errors.js';
 import type { EtcdInstrument } from './instrument.js';
+import type { EtcdOperation, EtcdRequestObserver } from './observer.js';
 import { parseResourceVersion, prefixEnd } from './revision.js';
 import { StoredValues } from './stored-values.js';
 import { startWatch } from './watcher.js';
@@ -56,8 +58,10 @@ export interface Etcd3StoreOptions {
    * refused on read (kube's identity transformer).
    */
   readonly transformers?: TransformerSource;
-  /** Observes every Range and Txn call (tracing, metrics; composeEtcdInstruments for several). */
+  /** Opens a span around every Range and Txn call (tracing; composeEtcdInstruments for several). */
   readonly instrument?: EtcdInstrument;
+  /** Told of every etcd request, timed (metrics); see observer.ts. */
+  readonly observe?: EtcdRequestObserver;
 }
 
 interface Current {
@@ -77,42 +81,69 @@ export class Etcd3Store implements Storage {
   private readonly bookmarkIntervalMs: number | undefined;
   private readonly onDecode: ((obj: KubeObject) => void) | undefined;
   private readonly instrument: EtcdInstrument | undefined;
-  /** This resource's transformer (views made by forResource); undefined on the root store. */
-  private readonly slot: TransformerSlot | undefined;
   /** Values through that transformer. */
   private readonly values: StoredValues;
   /** The per-resource views of the root store, by key prefix. */
   private readonly views = new Map<string, Etcd3Store>();
+  /** The resource of a view ("pods", "deployments.apps"), kube's etcd metrics "type"; "" on the root store. */
+  private readonly type: string;
+  private readonly observe: EtcdRequestObserver | undefined;
 
-  /** slot is internal: forResource gives each resource a view of the store with its transformer. */
+  /** view is internal: forResource gives each resource a view of the store with its transformer. */
   constructor(
     private readonly client: Etcd3,
     private readonly options: Etcd3StoreOptions,
-    slot?: TransformerSlot,
+    private readonly view?: { readonly slot: TransformerSlot | undefined; readonly type: string; readonly keyPrefix: string },
   ) {
+    const slot = view?.slot;
     this.prefix = options.prefix.replace(/\/+$/, '');
     this.codec = options.codec;
     this.callTimeoutMs = options.callTimeoutMs ?? 60_000;
     this.bookmarkIntervalMs = options.bookmarkIntervalMs;
     this.onDecode = options.onDecode;
     this.instrument = options.instrument;
-    this.slot = slot;
     this.values = new StoredValues(slot);
+    this.type = view?.type ?? '';
+    this.observe = options.observe;
   }
 
   /**
-   * The store as one resource uses it: with encryption at rest, a view whose values go through
-   * the resource's transformer (the same view for the same key prefix); otherwise this store.
+   * The store as one resource uses it: a view (the same for the same key prefix) whose requests
+   * are labelled with the resource and whose values go through the resource's transformer when
+   * encryption at rest is configured.
    */
   forResource(gr: GroupResource, keyPrefix: string): Etcd3Store {
-    const source = this.options.transformers;
-    if (!source || this.slot) return this;
+    if (this.view) return this;
     let view = this.views.get(keyPrefix);
     if (!view) {
-      view = new Etcd3Store(this.client, this.options, source.slotFor(gr));
+      const type = gr.group ? `${gr.resource}.${gr.group}` : gr.resource;
+      view = new Etcd3Store(this.client, this.options, { slot: this.options.transformers?.slotFor(gr), type, keyPrefix });
       this.views.set(keyPrefix, view);
     }
     return view;
+  }
+
+  /** Every resource a view was made for: its resource ("pods", "deployments.apps") and key prefix. */
+  resources(): Array<{ readonly resource: string; readonly keyPrefix: string }> {
+    return [...this.views.values()].map((v) => ({ resource: v.type, keyPrefix: v.view?.keyPrefix ?? '' }));
+  }
+
+  /**
+   * How many keys live under the prefix key (kube's Count, for apiserver_storage_objects): one
+   * count-only range, observed as listWithCount with the prefix as its type.
+   */
+  async count(key: string): Promise<number> {
+    const full = this.fullKey(key);
+    const keyPrefix = full.endsWith('/') ? full : `${full}/`;
+    const start = this.observe ? performance.now() : 0;
+    try {
+      const res = await this.client.kv.range({ key: Buffer.from(keyPrefix), range_end: prefixEnd(keyPrefix), count_only: true }, this.callOptions());
+      this.observe?.('listWithCount', keyPrefix, start, undefined);
+      return Number(res.count);
+    } catch (err) {
+      this.observe?.('listWithCount', keyPrefix, start, err);
+      throw interpretEtcdError(err, full);
+    }
   }
 
   private fullKey(key: string): string {
@@ -135,8 +166,9 @@ export class Etcd3Store implements Storage {
     return obj;
   }
 
-  private async range(key: string, extra: { rangeEnd?: Buffer; limit?: number; revision?: bigint; countOnly?: boolean } = {}): Promise<IRangeResponse> {
+  private async range(op: EtcdOperation, key: string, extra: { rangeEnd?: Buffer; limit?: number; revision?: bigint; countOnly?: boolean } = {}): Promise<IRangeResponse> {
     const done = this.instrument?.start('Range', key);
+    const start = this.observe ? performance.now() : 0;
     try {
       const res = await this.client.kv.range(
         {
@@ -149,16 +181,20 @@ export class Etcd3Store implements Storage {
         this.callOptions(),
       );
       done?.();
+      this.observe?.(op, this.type, start, undefined);
       return res;
     } catch (err) {
       done?.(err);
+      this.observe?.(op, this.type, start, err);
       throw err instanceof StorageError || isCompacted(err) || isFutureRevision(err) ? err : interpretEtcdError(err, key);
     }
   }
 
   private async txn(key: string, modRevision: bigint, success: 'put' | 'delete', value?: Buffer): Promise<ITxnResponse> {
+    const op: EtcdOperation = success === 'delete' ? 'delete' : modRevision === 0n ? 'create' : 'update';
+    const start = this.observe ? performance.now() : 0;
     const k = Buffer.from(key);
-    const op =
+    const request =
       success === 'put'
         ? { request_put: { key: k, value: value as Buffer } }
         : { request_delete_range: { key: k, prev_kv: false } };
@@ -167,15 +203,17 @@ export class Etcd3Store implements Storage {
       const res = await this.client.kv.txn(
         {
           compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: modRevision.toString() }],
-          success: [op],
+          success: [request],
           failure: [{ request_range: { key: k } }],
         },
         this.callOptions(),
       );
       done?.();
+      this.observe?.(op, this.type, start, undefined);
       return res;
     } catch (err) {
       done?.(err);
+      this.observe?.(op, this.type, start, err);
       throw interpretEtcdError(err, key);
     }
   }
@@ -194,7 +232,7 @@ export class Etcd3Store implements Storage {
   }
 
   private async readCurrent(key: string): Promise<Current> {
-    return await this.currentFromRange(await this.range(key));
+    return await this.currentFromRange(await this.range('get', key));
   }
 
   async create(key: string, obj: KubeObject): Promise<KubeObject> {
@@ -214,7 +252,7 @@ export class Etcd3Store implements Storage {
   async get(key: string, opts: GetOptions): Promise<KubeObject> {
     const full = this.fullKey(key);
     const minRev = parseResourceVersion(opts.resourceVersion);
-    const res = await this.range(full);
+    const res = await this.range('get', full);
     if (minRev > 0n && BigInt(res.header.revision) < minRev) {
       throw tooLarge(full, minRev, res.header.revision);
     }
@@ -271,7 +309,7 @@ export class Etcd3Store implements Storage {
     for (;;) {
       let res: IRangeResponse;
       try {
-        res = await this.range(startKey, { rangeEnd: end, limit: batch, revision: withRev });
+        res = await this.range('list', startKey, { rangeEnd: end, limit: batch, revision: withRev });
       } catch (err) {
         throw await this.listError(err, full, keyPrefix, startKey, continuing, withRev);
       }
@@ -324,7 +362,7 @@ export class Etcd3Store implements Storage {
   private async listOne(full: string, withRev: bigint, minRev: bigint, matches: (o: KubeObject) => boolean): Promise<ListResult> {
     let res: IRangeResponse;
     try {
-      res = await this.range(full, { revision: withRev });
+      res = await this.range('get', full, { revision: withRev });
     } catch (err) {
       throw await this.listError(err, full, full, full, false, withRev);
     }
@@ -455,20 +493,28 @@ export class Etcd3Store implements Storage {
   async watch(key: string, opts: ListOptions): Promise<StorageWatch> {
     const full = this.fullKey(key);
     const keyPrefix = opts.recursive && !full.endsWith('/') ? `${full}/` : full;
-    return await startWatch({
-      client: this.client,
-      store: this,
-      key,
-      fullKey: full,
-      keyPrefix,
-      opts,
-      decode: (kv) => this.decode(kv, true),
-      prepare: (events) => this.values.prepareEvents(events),
-      relativeKey: (kv) => kv.key.toString().slice(this.prefix.length),
-      checkRevisionAvailable: (rev) => this.checkRevisionAvailable(full, rev),
-      ...(this.bookmarkIntervalMs ? { bookmarkIntervalMs: this.bookmarkIntervalMs } : {}),
-      track: this.watchTracker,
-    });
+    const start = this.observe ? performance.now() : 0;
+    try {
+      const watch = await startWatch({
+        client: this.client,
+        store: this,
+        key,
+        fullKey: full,
+        keyPrefix,
+        opts,
+        decode: (kv) => this.decode(kv, true),
+        prepare: (events) => this.values.prepareEvents(events),
+        relativeKey: (kv) => kv.key.toString().slice(this.prefix.length),
+        checkRevisionAvailable: (rev) => this.checkRevisionAvailable(full, rev),
+        ...(this.bookmarkIntervalMs ? { bookmarkIntervalMs: this.bookmarkIntervalMs } : {}),
+        track: this.watchTracker,
+      });
+      this.observe?.('watch', this.type, start, undefined);
+      return watch;
+    } catch (err) {
+      this.observe?.('watch', this.type, start, err);
+      throw err;
+    }
   }
 
   /** etcd watchers not yet cancelled, and cancellations in flight. */
@@ -506,7 +552,7 @@ export class Etcd3Store implements Storage {
   private async checkRevisionAvailable(full: string, revision: bigint): Promise<void> {
     let res: IRangeResponse;
     try {
-      res = await this.range(full, { revision: revision - 1n > 0n ? revision - 1n : 0n, countOnly: true });
+      res = await this.range('get', full, { revision: revision - 1n > 0n ? revision - 1n : 0n, countOnly: true });
     } catch (err) {
       if (isCompacted(err)) throw new StorageError('Expired', full, 'The resourceVersion for the provided watch is too old.');
       if (isFutureRevision(err)) throw tooLarge(full, revision - 1n, await this.currentRevision());
@@ -543,7 +589,7 @@ export class Etcd3Store implements Storage {
   /** Whether revision has been compacted away (a read at it would be Expired). */
   async isCompacted(revision: bigint): Promise<boolean> {
     try {
-      await this.range(this.fullKey('/'), { countOnly: true, revision });
+      await this.range('list', this.fullKey('/'), { countOnly: true, revision });
       return false;
     } catch (err) {
       if (isCompacted(err)) return true;
@@ -552,7 +598,7 @@ export class Etcd3Store implements Storage {
   }
 
   async currentRevision(): Promise<string> {
-    const res = await this.range(this.fullKey('/'), { countOnly: true, limit: 1 });
+    const res = await this.range('list', this.fullKey('/'), { countOnly: true, limit: 1 });
     return res.header.revision;
   }
 
