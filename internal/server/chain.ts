@@ -10,9 +10,12 @@ import type { OpenIdMetadataHandler } from '../endpoints/openid-metadata.js';
 import type { ResourceDispatcher } from '../endpoints/dispatcher.js';
 import type { OpenApiV2Handler } from '../endpoints/openapi/v2.js';
 import type { OpenApiV3Handler } from '../endpoints/openapi/v3.js';
-import { writeStatus } from '../endpoints/negotiation/writer.js';
+import { toStatusError, writeStatus } from '../endpoints/negotiation/writer.js';
 import type { Authenticator } from '../authn/interface.js';
 import type { Authorizer } from '../authz/interface.js';
+import { withAudit, recordAuditedError, type AuditFilterDeps } from '../filters/audit.js';
+import { withAuditInit } from '../filters/audit-init.js';
+import { withFailedAuthenticationAudit } from '../filters/authn-audit.js';
 import { withAuthentication } from '../filters/authentication.js';
 import { withAuthorization } from '../filters/authorization.js';
 import { observeAuthorization } from '../filters/authorization-metrics.js';
@@ -32,6 +35,7 @@ import type { KlogLogger } from '../observability/logging.js';
 import type { ServerMetrics } from '../observability/metrics.js';
 import type { ServerTracing } from '../observability/tracing/interface.js';
 import type { DebugEndpoints } from './debug/endpoints.js';
+import type { RequestContext } from '../request/context.js';
 import { serveHealth, type HealthEndpoints } from './health.js';
 import type { ServerLifecycle } from './lifecycle/interface.js';
 
@@ -63,6 +67,8 @@ export interface ChainDeps {
   readonly lifecycle: ServerLifecycle;
   /** /debug/pprof and /debug/flags/v (absent with --profiling=false: those paths are 404). */
   readonly debug?: DebugEndpoints;
+  /** Auditing (absent when off: no policy or no backend); the Audit-Id header is sent regardless. */
+  readonly audit?: AuditFilterDeps;
 }
 
 /** Builds the Express application. */
@@ -83,12 +89,16 @@ export function buildChain(deps: ChainDeps): express.Express {
   // termination and CORS are absent unless their flags are set. httplog comes first: it logs every
   // request at -v=3, the retry-after 429s included (kube's WithHTTPLogging sits outside them).
   // The request metrics come before it (kube's latency tracking is outer too), so that every
-  // answer, refusals included, is counted and timed.
+  // answer, refusals included, is counted and timed. Audit init comes first of all (every answer
+  // carries its Audit-Id, which httplog logs); the audit filter right after authentication, which
+  // it needs for the user (its 401s are audited on their own), and before impersonation, so that
+  // the event's user is who asked and impersonatedUser whom they act as.
   const { lifecycle } = deps;
   const timeout: Filter = (req, res, state) => armTimeout(req, res, state, deps.requestTimeoutMs);
-  const authentication = withAuthentication({ authenticator: deps.authenticator, log: deps.log, observe: observeAuthentication(deps.metrics) });
+  const authentication = withFailedAuthenticationAudit(withAuthentication({ authenticator: deps.authenticator, log: deps.log, observe: observeAuthentication(deps.metrics) }), deps.audit);
   const authorization = withAuthorization({ authorizer: deps.authorizer, observe: observeAuthorization(deps.metrics) });
   const filters: readonly Filter[] = [
+    withAuditInit(deps.audit !== undefined),
     withRequestMetrics({ metrics: deps.metrics.requests, served: deps.served }),
     withHTTPLogging(deps.log),
     withRetryAfter(lifecycle),
@@ -98,6 +108,7 @@ export function buildChain(deps: ChainDeps): express.Express {
     timeout,
     withCORS(deps.corsAllowedOrigins ?? []),
     authentication,
+    withAudit(deps.audit),
     withImpersonation({ authorizer: deps.authorizer, log: deps.log }),
     deps.tracing ? deps.tracing.spanFilter('authorization', authorization) : authorization,
   ].filter((f): f is Filter => f !== undefined);
@@ -156,14 +167,18 @@ export function buildChain(deps: ChainDeps): express.Express {
   app.use((err: unknown, req: IncomingMessage, res: ServerResponse, _next: (err?: unknown) => void) => {
     let query = new URLSearchParams();
     let warnings: readonly string[] = [];
+    let ctx: RequestContext | undefined;
     try {
       const state = stateOf(req);
       query = state.query;
       warnings = state.ctx.warnings;
+      ctx = state.ctx;
     } catch {
       // The context filter itself failed; answer without it.
     }
-    void writeStatus(req, res, query, err, warnings, (e) => deps.log.error(`internal error serving ${req.method} ${req.url}: ${(e as Error)?.stack ?? String(e)}`));
+    const status = toStatusError(err, (e) => deps.log.error(`internal error serving ${req.method} ${req.url}: ${(e as Error)?.stack ?? String(e)}`));
+    recordAuditedError(ctx, err, status.status);
+    void writeStatus(req, res, query, status, warnings);
   });
   return app;
 }

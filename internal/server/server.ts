@@ -33,6 +33,8 @@ import { namespacesModule } from '../registry/core/namespaces/store.js';
 import { ClusterIPAllocator } from '../registry/core/services/ip-allocator.js';
 import type { RestStorage } from '../registry/interface.js';
 import type { ResourceRegistration, SecurityHandles } from '../registry/registration.js';
+import { buildAudit } from '../audit/build.js';
+import { registerAuditMetrics } from '../audit/metrics.js';
 import { buildAuthentication } from '../authn/build.js';
 import { buildAuthorization } from '../authz/build.js';
 import { internalContext } from '../request/context.js';
@@ -113,6 +115,9 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   });
   // --tracing-config-file: OpenTelemetry is loaded, and the request path traced, only then.
   const tracing = options.tracing ? (await import('../observability/tracing/server-tracing.js')).startTracing(options.tracing, log) : undefined;
+  // --audit-*: a policy or backend that cannot be loaded stops the start here, before anything runs.
+  const auditMetrics = registerAuditMetrics(metrics.registry, (m) => log.error(m));
+  const audit = await buildAudit(options.audit, { metrics: auditMetrics, log });
   // --encryption-provider-config: an invalid file stops the start here, before etcd is dialled.
   const encryption = await startEncryptionAtRest(options.encryption, { log, metrics });
   // Like kube's etcd client, no cap on a response's size: a list of every pod can pass gRPC's 4 MiB
@@ -271,7 +276,9 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     ...(tracing ? { tracing } : {}),
     lifecycle,
     ...(profiling.enabled ? { debug: debugEndpoints } : {}),
+    ...(audit ? { audit: { policy: audit.policy, backend: audit.backend, metrics: auditMetrics, log } } : {}),
   });
+  audit?.backend.run?.();
   // Client certificates are asked for when a method uses them, and judged by the authenticators
   // (an unknown or expired one is a 401, not a failed handshake), as kube-apiserver does.
   const authentication = security.authentication;
@@ -384,6 +391,8 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
       cut.abort();
       await debugSocket?.stop();
       compactor.stop();
+      // As kube: the audit backends are flushed once the server has stopped answering.
+      await audit?.backend.shutdown();
       servingTls.stop();
       security.authentication?.stop();
       security.authorization?.stop();
