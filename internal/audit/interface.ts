@@ -125,6 +125,12 @@ export interface BatchConfig {
   readonly throttleEnable: boolean;
   readonly throttleQPS: number;
   readonly throttleBurst: number;
+  /**
+   * Whether a batch is handed to the delegate without waiting for the previous one to finish
+   * (kube's AsyncDelegate: true for the webhook, false for the log, whose writes stay in order).
+   * Absent: false.
+   */
+  readonly asyncDelegate?: boolean;
 }
 
 /** The truncation decorator's settings (--audit-<backend>-truncate-*). */
@@ -142,4 +148,9 @@ export interface TruncateConfig {
 export interface AuditBackendObserver {
   /** Events a backend could not deliver or dropped (apiserver_audit_error_total{plugin}). */
   error(plugin: string, count: number): void;
+  /**
+   * Logs a backend's failure with one line per impacted event (kube's HandlePluginError message,
+   * logged at error level). Absent: failures are only counted.
+   */
+  logError?(message: string): void;
 }
