@@ -56,7 +56,8 @@ export class BufferedBackend implements AuditBackend {
     this.name = `${bufferedPluginName}<${delegate.name}>`;
     this.bufferSize = config.bufferSize;
     this.maxBatchSize = config.maxBatchSize;
-    this.maxBatchWaitMs = Math.max(0, config.maxBatchWaitMs);
+    // Node's timers hold at most 2^31-1 ms (about 24.8 days); longer would fire at once.
+    this.maxBatchWaitMs = Math.min(Math.max(0, config.maxBatchWaitMs), 2 ** 31 - 1);
     this.asyncDelegate = config.asyncDelegate === true;
     this.throttle = config.throttleEnable ? new TokenBucket(config.throttleQPS, config.throttleBurst) : undefined;
   }
