@@ -9,6 +9,9 @@ import type { RequestContext, UserInfo } from '../request/context.js';
 /** The operation an admission request is for. */
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
+/** AdmissionAttributes.addAnnotation: records key=value in the audit event, or returns why it cannot. */
+export type AddAnnotation = (key: string, value: string) => Error | undefined;
+
 /** What admission plugins see of a request (kube's admission.Attributes). */
 export interface AdmissionAttributes {
   readonly operation: AdmissionOperation;
@@ -25,6 +28,12 @@ export interface AdmissionAttributes {
   readonly oldObject: KubeObject | undefined;
   readonly dryRun: boolean;
   readonly userInfo: UserInfo;
+  /**
+   * Adds an annotation to the request's audit event (kube's AddAnnotation): key must be
+   * "<DNS subdomain prefix>/<name>"; returns the error (and records nothing) for a malformed key or
+   * one already set to another value. Recorded only when the request is audited.
+   */
+  readonly addAnnotation: AddAnnotation;
 }
 
 /** One admission plugin. Throw a StatusError to refuse a request. */

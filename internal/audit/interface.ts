@@ -108,6 +108,11 @@ export interface AuditRecorder {
   setRequestObject(obj: unknown): void;
   /** The object or Status answered (kept at level RequestResponse). */
   setResponseObject(obj: unknown): void;
+  /**
+   * The body of a patch, as sent (kube's LogRequestPatch: kept at level Request and above; unlike
+   * setRequestObject it completes nothing of the objectRef).
+   */
+  setRequestPatch(patch: unknown): void;
 }
 
 /** A backend's mode (--audit-log-mode, --audit-webhook-mode). */

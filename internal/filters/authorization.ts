@@ -3,7 +3,9 @@
  * the authenticated (or impersonated) user may make the request, from its request info. Anything
  * but Allow is 403 Forbidden with kube's message:
  * `pods is forbidden: User "x" cannot list resource "pods" in API group "" in the namespace "y"`,
- * followed by ": <reason>" when the deciding authorizer gave one.
+ * followed by ": <reason>" when the deciding authorizer gave one. An audited request's event gets
+ * kube's annotations: authorization.k8s.io/decision ("allow" or "forbid") and
+ * authorization.k8s.io/reason (the authorizer's reason, "internal error" when one failed).
  */
 import { newForbidden, newInternalError } from '../apierrors/factories.js';
 import type { StatusError } from '../apierrors/status-error.js';
@@ -72,23 +74,39 @@ export interface AuthorizationFilterDeps {
   readonly observe?: (attrs: AuthorizationAttributes, decision: AuthorizationDecision, seconds: number) => void;
 }
 
+/** The audit annotation of an authorization decision: "allow" or "forbid". */
+export const decisionAnnotationKey = 'authorization.k8s.io/decision';
+/** The audit annotation of the authorizer's reason ("internal error" when one failed). */
+export const reasonAnnotationKey = 'authorization.k8s.io/reason';
+
 /** Builds the authorization filter. Synchronous when the authorizer answers synchronously. */
 export function withAuthorization(deps: AuthorizationFilterDeps): Filter {
-  const decide = (attrs: AuthorizationAttributes, d: AuthorizationDecision, start: bigint): void => {
+  const decide = (ctx: RequestContext, attrs: AuthorizationAttributes, d: AuthorizationDecision, start: bigint): void => {
     deps.observe?.(attrs, d, Number(process.hrtime.bigint() - start) / 1e9);
+    const audit = ctx.audit;
     // An authorizer may allow despite an evaluation error elsewhere, so the decision comes first;
     // a request nobody allowed because an authorizer failed (a webhook down) is the server's
     // failure, answered 500 as kube does, not a denial.
-    if (d.decision === 'Allow') return;
-    if (d.error) throw newInternalError(d.error);
+    if (d.decision === 'Allow') {
+      audit?.annotate(decisionAnnotationKey, 'allow');
+      audit?.annotate(reasonAnnotationKey, d.reason);
+      return;
+    }
+    if (d.error) {
+      audit?.annotate(reasonAnnotationKey, 'internal error');
+      throw newInternalError(d.error);
+    }
+    audit?.annotate(decisionAnnotationKey, 'forbid');
+    audit?.annotate(reasonAnnotationKey, d.reason);
     throw forbiddenError(attrs, d.reason);
   };
   return (_req, _res, state) => {
-    const attrs = attributesOf(state.ctx, state.query);
+    const ctx = state.ctx;
+    const attrs = attributesOf(ctx, state.query);
     const start = deps.observe ? process.hrtime.bigint() : 0n;
     const d = deps.authorizer.authorize(attrs);
-    if (d instanceof Promise) return d.then((answer) => decide(attrs, answer, start));
-    decide(attrs, d, start);
+    if (d instanceof Promise) return d.then((answer) => decide(ctx, attrs, answer, start));
+    decide(ctx, attrs, d, start);
     return undefined;
   };
 }

@@ -37,6 +37,11 @@ export interface RequestContext {
   /** When the request arrived (epoch ms). */
   readonly receivedAt: number;
   /**
+   * The request's audit ID (kube's Audit-ID): the client's Audit-ID header, or a new UUID. Set by
+   * the audit-init filter on every request, echoed in the Audit-Id response header.
+   */
+  auditID?: string;
+  /**
    * The request's audit record, set by the audit filter when the policy audits the request (absent
    * otherwise: record with `ctx.audit?.annotate(...)`).
    */

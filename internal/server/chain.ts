@@ -10,9 +10,12 @@ import type { OpenIdMetadataHandler } from '../endpoints/openid-metadata.js';
 import type { ResourceDispatcher } from '../endpoints/dispatcher.js';
 import type { OpenApiV2Handler } from '../endpoints/openapi/v2.js';
 import type { OpenApiV3Handler } from '../endpoints/openapi/v3.js';
-import { writeStatus } from '../endpoints/negotiation/writer.js';
+import { toStatusError, writeStatus } from '../endpoints/negotiation/writer.js';
 import type { Authenticator } from '../authn/interface.js';
 import type { Authorizer } from '../authz/interface.js';
+import { withAudit, recordAuditedError, type AuditFilterDeps } from '../filters/audit.js';
+import { withAuditInit } from '../filters/audit-init.js';
+import { withFailedAuthenticationAudit } from '../filters/authn-audit.js';
 import { withAuthentication } from '../filters/authentication.js';
 import { withAuthorization } from '../filters/authorization.js';
 import { observeAuthorization } from '../filters/authorization-metrics.js';
@@ -25,6 +28,7 @@ import { armTimeout } from '../filters/timeout.js';
 import { observeAuthentication } from '../observability/authentication-metrics.js';
 import type { Logger } from '../observability/logging.js';
 import type { ServerMetrics } from '../observability/metrics.js';
+import type { RequestContext } from '../request/context.js';
 import { serveHealth, type HealthEndpoints } from './health.js';
 
 /** What the chain serves. */
@@ -47,6 +51,8 @@ export interface ChainDeps {
   readonly corsAllowedOrigins?: readonly string[];
   /** Service account issuer discovery (absent when the issuer cannot be discovered). */
   readonly openidMetadata?: OpenIdMetadataHandler;
+  /** Auditing (absent when off: no policy or no backend); the Audit-Id header is sent regardless. */
+  readonly audit?: AuditFilterDeps;
 }
 
 /** Builds the Express application. */
@@ -60,11 +66,16 @@ export function buildChain(deps: ChainDeps): express.Express {
   // errors included; CORS before authentication, so a preflight (which carries no credentials) is
   // answered without them; authentication names the user; impersonation, which must know who
   // asks, may swap in the user they act as; authorization, which needs the final user, decides
-  // last, right before the handler. HSTS and CORS are absent unless their flags are set.
+  // last, right before the handler. HSTS and CORS are absent unless their flags are set. Audit
+  // init comes first (every answer carries its Audit-Id); the audit filter right after
+  // authentication, which it needs for the user (its 401s are audited on their own), and before
+  // impersonation, so that the event's user is who asked and impersonatedUser whom they act as.
   const filters: readonly Filter[] = [
+    withAuditInit(deps.audit !== undefined),
     withHSTS(deps.hstsDirectives ?? []),
     withCORS(deps.corsAllowedOrigins ?? []),
-    withAuthentication({ authenticator: deps.authenticator, log: deps.log, observe: observeAuthentication(deps.metrics) }),
+    withFailedAuthenticationAudit(withAuthentication({ authenticator: deps.authenticator, log: deps.log, observe: observeAuthentication(deps.metrics) }), deps.audit),
+    withAudit(deps.audit),
     withImpersonation({ authorizer: deps.authorizer, log: deps.log }),
     withAuthorization({ authorizer: deps.authorizer, observe: observeAuthorization(deps.metrics) }),
   ].filter((f): f is Filter => f !== undefined);
@@ -113,14 +124,18 @@ export function buildChain(deps: ChainDeps): express.Express {
   app.use((err: unknown, req: IncomingMessage, res: ServerResponse, _next: (err?: unknown) => void) => {
     let query = new URLSearchParams();
     let warnings: readonly string[] = [];
+    let ctx: RequestContext | undefined;
     try {
       const state = stateOf(req);
       query = state.query;
       warnings = state.ctx.warnings;
+      ctx = state.ctx;
     } catch {
       // The context filter itself failed; answer without it.
     }
-    void writeStatus(req, res, query, err, warnings, (e) => deps.log.error(`internal error serving ${req.method} ${req.url}: ${(e as Error)?.stack ?? String(e)}`));
+    const status = toStatusError(err, (e) => deps.log.error(`internal error serving ${req.method} ${req.url}: ${(e as Error)?.stack ?? String(e)}`));
+    recordAuditedError(ctx, err, status.status);
+    void writeStatus(req, res, query, status, warnings);
   });
   return app;
 }

@@ -31,6 +31,8 @@ import { namespacesModule } from '../registry/core/namespaces/store.js';
 import { ClusterIPAllocator } from '../registry/core/services/ip-allocator.js';
 import type { RestStorage } from '../registry/interface.js';
 import type { ResourceRegistration, SecurityHandles } from '../registry/registration.js';
+import { buildAudit } from '../audit/build.js';
+import { registerAuditMetrics } from '../audit/metrics.js';
 import { buildAuthentication } from '../authn/build.js';
 import { buildAuthorization } from '../authz/build.js';
 import { internalContext } from '../request/context.js';
@@ -84,6 +86,9 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     log,
   });
   const metrics = createMetrics();
+  // --audit-*: a policy or backend that cannot be loaded stops the start here, before anything runs.
+  const auditMetrics = registerAuditMetrics(metrics.registry, (m) => log.error(m));
+  const audit = await buildAudit(options.audit, { metrics: auditMetrics, log });
   // --encryption-provider-config: an invalid file stops the start here, before etcd is dialled.
   const encryption = await startEncryptionAtRest(options.encryption, { log, metrics });
   // Like kube's etcd client, no cap on a response's size: a list of every pod can pass gRPC's 4 MiB
@@ -241,7 +246,9 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
     hstsDirectives: options.hsts?.directives ?? [],
     corsAllowedOrigins: options.cors?.allowedOrigins ?? [],
     ...(openidMetadata ? { openidMetadata } : {}),
+    ...(audit ? { audit: { policy: audit.policy, backend: audit.backend, metrics: auditMetrics, log } } : {}),
   });
+  audit?.backend.run?.();
   // Client certificates are asked for when a method uses them, and judged by the authenticators
   // (an unknown or expired one is a 401, not a failed handshake), as kube-apiserver does.
   const authentication = security.authentication;
@@ -345,6 +352,8 @@ export async function startServer(options: ServerOptions, log: Logger): Promise<
       deadline.unref();
       await closed;
       clearTimeout(deadline);
+      // As kube: the audit backends are flushed once the server has stopped answering.
+      await audit?.backend.shutdown();
       servingTls.stop();
       security.authentication?.stop();
       security.authorization?.stop();

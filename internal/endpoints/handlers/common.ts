@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject, ListMeta, Status } from '../../../api/meta/types.js';
 import type { AdmissionChain } from '../../admission/chain.js';
+import { annotatorFor } from '../../admission/annotations.js';
 import type { AdmissionAttributes, AdmissionOperation } from '../../admission/interface.js';
 import { newBadRequest, newUnsupportedMediaType } from '../../apierrors/factories.js';
 import type { ValidateObjectFunc } from '../../registry/interface.js';
@@ -20,7 +21,7 @@ import { applyFieldValidation, cannotBeHandled, orderedFieldMessages } from './f
 import type { FieldValidation } from './write-options.js';
 import type { ListResult } from '../../storage/interface.js';
 import type { ServerMetrics } from '../../observability/metrics.js';
-import { encodedJsonOf } from '../../storage/encoded.js';
+import { attachEncodedJson, encodedJsonOf } from '../../storage/encoded.js';
 import { jsonListPieces, writeStreamedBody } from '../negotiation/list-stream.js';
 import { encodeListPieces } from '../../../proto/list-stream.js';
 import type { JsonObject } from '../../../proto/types.js';
@@ -72,7 +73,9 @@ function isStatus(obj: unknown): obj is Status {
 export async function respondObject(h: HandlerInput, target: OutputTarget, code: number, obj: KubeObject | Status): Promise<void> {
   const pretty = wantsPretty(h.req, h.query);
   setWarnings(h.res, h.ctx.warnings);
+  const audit = h.ctx.audit;
   if (isStatus(obj)) {
+    audit?.setResponseObject(obj);
     await writeBody(h.req, h.res, code, contentTypeOf(target.encoding), encodeBody(obj, target.encoding, pretty));
     return;
   }
@@ -80,6 +83,8 @@ export async function respondObject(h: HandlerInput, target: OutputTarget, code:
     // The cache's bytes are this endpoint's JSON for the object: write them, encode nothing.
     const bytes = encodedJsonOf(obj);
     if (bytes) {
+      // The object itself: the audit log writes it from the same bytes.
+      audit?.setResponseObject(obj);
       await writeBody(h.req, h.res, code, target.contentType, bytes, jsonNewline);
       return;
     }
@@ -87,15 +92,23 @@ export async function respondObject(h: HandlerInput, target: OutputTarget, code:
   const external = toExternal(h.scope, obj);
   if (target.as === 'Table') {
     const table = toTable([external], undefined, { include: parseIncludeObject(h.query.get('includeObject')), tableVersion: target.metaVersion ?? 'v1', resource: tableResource(h) });
+    audit?.setResponseObject(table);
     await writeBody(h.req, h.res, code, target.contentType, encodeBody(table, target.encoding, pretty));
     return;
   }
   if (target.as === 'PartialObjectMetadata') {
     const partial = asPartialObjectMetadata(external, target.metaVersion ?? 'v1');
+    audit?.setResponseObject(partial);
     await writeBody(h.req, h.res, code, target.contentType, encodeBody(partial, target.encoding, pretty));
     return;
   }
-  await writeBody(h.req, h.res, code, target.contentType, encodeBody(external, target.encoding, pretty));
+  const body = encodeBody(external, target.encoding, pretty);
+  if (audit) {
+    // The audit log can write the answer from these bytes (compact JSON without its newline).
+    if (audit.level === 'RequestResponse' && target.encoding === 'json' && !pretty && external.metadata) attachEncodedJson(external, body.subarray(0, body.length - 1));
+    audit.setResponseObject(external);
+  }
+  await writeBody(h.req, h.res, code, target.contentType, body);
 }
 
 /** A list's items as respondList takes them: a storage ListResult, whose items it reads only when it needs them. */
@@ -128,14 +141,18 @@ export async function respondList(h: HandlerInput, target: OutputTarget, list: r
   setWarnings(h.res, h.ctx.warnings);
   const source: ListItems = isListItems(list) ? list : { items: list as KubeObject[] };
   const head = { kind: h.scope.listKind, apiVersion: h.scope.apiVersion, metadata: meta };
+  // Only the RequestResponse level records a list; a streamed one is read whole for it.
+  const audit = h.ctx.audit?.level === 'RequestResponse' ? h.ctx.audit : undefined;
   const stream = { signal: h.ctx.signal };
   if (target.as === '' && target.encoding === 'json' && !pretty) {
+    audit?.setResponseObject({ ...head, items: source.items.map((o) => toExternal(h.scope, o)) });
     const encoded = source.encodedItems && servesStoredForm(h.scope) ? source.encodedItems : undefined;
     const items = encoded ?? mapItems(source.items, (o) => JSON.stringify(toExternal(h.scope, o)));
     await writeStreamedBody(h.req, h.res, 200, target.contentType, jsonListPieces(head, items), stream);
     return;
   }
   if (target.as === '' && target.encoding === 'protobuf') {
+    audit?.setResponseObject({ ...head, items: source.items.map((o) => toExternal(h.scope, o)) });
     const encoded = encodeListPieces({ ...head, metadata: meta as JsonObject, items: mapItems(source.items, (o) => toExternal(h.scope, o) as unknown as JsonObject) });
     if (encoded) {
       await writeStreamedBody(h.req, h.res, 200, target.contentType, encoded.pieces, stream);
@@ -145,15 +162,19 @@ export async function respondList(h: HandlerInput, target: OutputTarget, list: r
   const external = source.items.map((o) => toExternal(h.scope, o));
   if (target.as === 'Table') {
     const table = toTable(external, meta, { include: parseIncludeObject(h.query.get('includeObject')), tableVersion: target.metaVersion ?? 'v1', resource: tableResource(h) });
+    audit?.setResponseObject(table);
     await writeBody(h.req, h.res, 200, target.contentType, encodeBody(table, target.encoding, pretty));
     return;
   }
   if (target.as === 'PartialObjectMetadataList') {
     const partial = asPartialObjectMetadataList(external, meta, target.metaVersion ?? 'v1');
+    audit?.setResponseObject(partial);
     await writeBody(h.req, h.res, 200, target.contentType, encodeBody(partial, target.encoding, pretty));
     return;
   }
-  await writeBody(h.req, h.res, 200, target.contentType, encodeBody({ ...head, items: external }, target.encoding, pretty));
+  const whole = { ...head, items: external };
+  audit?.setResponseObject(whole);
+  await writeBody(h.req, h.res, 200, target.contentType, encodeBody(whole, target.encoding, pretty));
 }
 
 /** A decoded body or patch result, with what strict decoding found before typing. */
@@ -250,6 +271,7 @@ export function admissionAttributes(
     oldObject,
     dryRun,
     userInfo: h.ctx.user,
+    addAnnotation: annotatorFor(h.ctx),
   };
 }
 

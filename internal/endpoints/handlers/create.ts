@@ -17,7 +17,9 @@ export const createHandler: Handler = async (h) => {
   if (!storage.create) throw methodNotAllowed();
   const opts = parseWriteOptions(h.query, 'CreateOptions');
   const dryRun = opts.dryRun;
-  const obj = toInternal(h.scope, trackUpdate(h, opts, undefined, await decodeObjectBody(h, opts.fieldValidation)));
+  const body = await decodeObjectBody(h, opts.fieldValidation);
+  h.ctx.audit?.setRequestObject(body);
+  const obj = toInternal(h.scope, trackUpdate(h, opts, undefined, body));
   // A subresource's create is about the object its path names (the parent), not one in the body.
   const name = h.scope.subresource === '' ? (obj.metadata.name ?? '') : h.ctx.requestInfo.name;
   await h.admission.admit(admissionAttributes(h, 'CREATE', name, obj, undefined, dryRun), h.ctx);

@@ -12,7 +12,12 @@ import { methodNotAllowed } from './method-not-allowed.js';
 import { parseDeleteOptions } from './options.js';
 import type { DeleteOptions } from '../../registry/interface.js';
 
-/** Reads DeleteOptions from an optional body and the query. */
+function withoutTypeMeta(body: Record<string, unknown>): Record<string, unknown> {
+  const { kind: _k, apiVersion: _a, ...rest } = body;
+  return rest;
+}
+
+/** Reads DeleteOptions from an optional body and the query (recorded for audit when sent in a body). */
 export async function readDeleteOptions(h: HandlerInput): Promise<DeleteOptions> {
   const raw = await readBody(h.req);
   let body: Record<string, unknown> | undefined;
@@ -21,6 +26,8 @@ export async function readDeleteOptions(h: HandlerInput): Promise<DeleteOptions>
     if (!encoding) throw newUnsupportedMediaType([...acceptedBodyTypes]);
     const value = parseBody(raw, encoding);
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) body = value as Record<string, unknown>;
+    // kube records DeleteOptions sent in a body (as decoded: always with its kind and version).
+    if (body && h.ctx.audit) h.ctx.audit.setRequestObject({ kind: 'DeleteOptions', apiVersion: typeof body.apiVersion === 'string' && body.apiVersion ? body.apiVersion : 'meta.k8s.io/v1', ...withoutTypeMeta(body) });
   }
   return parseDeleteOptions(body, h.query);
 }

@@ -54,6 +54,7 @@ export const patchHandler: Handler = async (h) => {
   if (isApply) {
     // An apply configuration is YAML (JSON is YAML); repeated keys are go-yaml's line errors.
     const parsed = parseBodyStrict(raw, 'yaml');
+    h.ctx.audit?.setRequestPatch(parsed.value);
     const applied = decodeExternalObject(
       h,
       { value: parsed.value, yamlDuplicates: parsed.yamlDuplicates, sortKeys: true, skipDefaulting: true },
@@ -79,6 +80,7 @@ export const patchHandler: Handler = async (h) => {
 
   const parsed = parseBodyStrict(raw, 'json');
   const patchValue = parsed.value;
+  h.ctx.audit?.setRequestPatch(patchValue);
   // Unless told to ignore, kube first decodes a JSON patch strictly into its operation type.
   if (patchType === jsonPatchType && opts.fieldValidation !== 'Ignore') checkJsonPatchStrict(patchValue);
   const ops = patchType === jsonPatchType ? decodeJsonPatch(patchValue) : undefined;

@@ -18,6 +18,7 @@ export const updateHandler: Handler = async (h) => {
   const opts = parseWriteOptions(h.query, 'UpdateOptions');
   const dryRun = opts.dryRun;
   const body = await decodeObjectBody(h, opts.fieldValidation);
+  h.ctx.audit?.setRequestObject(body);
   const name = h.ctx.requestInfo.name;
   const result = await storage.update(
     h.ctx,

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { defaultAuditOptions } from './audit.js';
 import { defaultAuthenticationOptions } from './authentication.js';
 import { defaultAuthorizationOptions } from './authorization.js';
 import { defaultCorsOptions } from './cors.js';
@@ -35,6 +36,7 @@ describe('apiserver flags', () => {
       hsts: defaultHstsOptions,
       authentication: defaultAuthenticationOptions,
       authorization: defaultAuthorizationOptions,
+      audit: defaultAuditOptions,
       encryption: defaultEncryptionOptions,
     });
   });

@@ -5,6 +5,7 @@
  * what each validates into ServerOptions.
  */
 import type { Argv } from 'yargs';
+import { auditFlags } from './audit.js';
 import { authenticationWebhookFlags } from './authentication-webhook.js';
 import { authenticationFlags } from './authentication.js';
 import { authorizationFlags } from './authorization.js';
@@ -44,5 +45,6 @@ export const flagGroups: readonly FlagGroup[] = [
   oidcFlags,
   authenticationWebhookFlags,
   authorizationFlags,
+  auditFlags,
   encryptionFlags,
 ];

@@ -21,6 +21,7 @@ function attrs(operation: 'CREATE' | 'DELETE', resource: string, namespace: stri
     oldObject: undefined,
     dryRun: false,
     userInfo: { name: 'u', groups: [] },
+    addAnnotation: () => undefined,
   };
 }
 
