@@ -37,8 +37,8 @@ function wrapMode(delegate: AuditBackend, opts: AuditBackendOptions, observer: A
 }
 
 /** kube's AuditTruncateOptions.wrapBackend. */
-function wrapTruncate(delegate: AuditBackend, opts: AuditBackendOptions): AuditBackend {
-  return opts.truncateEnabled ? new TruncatingBackend(delegate, opts.truncate) : delegate;
+function wrapTruncate(delegate: AuditBackend, opts: AuditBackendOptions, observer: AuditBackendObserver): AuditBackend {
+  return opts.truncateEnabled ? new TruncatingBackend(delegate, opts.truncate, observer) : delegate;
 }
 
 /** Builds auditing; undefined when nothing is audited. Throws (kube's messages) when the policy or a backend cannot be loaded. */
@@ -67,7 +67,7 @@ export async function buildAudit(opts: AuditOptions | undefined, deps: { readonl
       deps.log.v(2, 'No audit policy file provided, no events will be recorded for log backend');
       await sink.close();
     } else {
-      backends.push(wrapTruncate(wrapMode(new LogBackend(sink, opts.log.format, observer), opts.log, observer), opts.log));
+      backends.push(wrapTruncate(wrapMode(new LogBackend(sink, opts.log.format, observer), opts.log, observer), opts.log, observer));
     }
   }
   if (opts.webhook.configFile) {
@@ -75,7 +75,7 @@ export async function buildAudit(opts: AuditOptions | undefined, deps: { readonl
       deps.log.v(2, 'No audit policy file provided, no events will be recorded for webhook backend');
     } else {
       const webhook = await loadWebhookBackend({ configFile: opts.webhook.configFile, initialBackoffMs: opts.webhook.initialBackoffMs, version: opts.webhook.version, observer });
-      backends.push(wrapTruncate(wrapMode(webhook, opts.webhook, observer), opts.webhook));
+      backends.push(wrapTruncate(wrapMode(webhook, opts.webhook, observer), opts.webhook, observer));
     }
   }
   if (!policy || backends.length === 0) return undefined;

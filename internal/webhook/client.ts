@@ -124,7 +124,7 @@ export class WebhookClient {
 
   constructor(
     private readonly target: WebhookTarget,
-    private readonly options: { timeoutMs?: number; backoff?: Backoff } = {},
+    private readonly options: { timeoutMs?: number; backoff?: Backoff; shouldRetry?: (err: unknown) => boolean } = {},
   ) {
     this.url = new URL(target.server);
     this.timeoutMs = options.timeoutMs ?? defaultWebhookTimeoutMs;
@@ -185,16 +185,20 @@ export class WebhookClient {
     });
   }
 
-  /** POSTs with retries (options.backoff, kube's default when absent); rejects with the last error. */
+  /**
+   * POSTs with retries (options.backoff, kube's default when absent) on the errors
+   * options.shouldRetry accepts (kube's DefaultShouldRetry when absent); rejects with the last error.
+   */
   async post(body: unknown): Promise<WebhookResponse> {
     const b = this.options.backoff ?? defaultBackoff;
+    const retriable = this.options.shouldRetry ?? shouldRetry;
     const steps = Math.max(1, b.steps);
     let delay = b.initialMs;
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.postOnce(body);
       } catch (err) {
-        if (attempt >= steps || !shouldRetry(err)) throw err;
+        if (attempt >= steps || !retriable(err)) throw err;
         const jittered = delay * (1 + Math.random() * b.jitter);
         // Not unref'd: a call in progress keeps the process alive until it settles.
         await new Promise((r) => setTimeout(r, jittered));
