@@ -86,6 +86,41 @@ export async function waitReady(port: number, ca: () => Promise<string>, timeout
   throw new Error(`API server not ready after ${timeoutMs}ms: ${last}`);
 }
 
+/**
+ * `make run`'s audit policy (kept in .local/audit-policy.yaml, so it can be edited): nothing for the
+ * frequent health, metrics and discovery reads and for events, metadata only for reads and for
+ * secrets, configmaps and tokens (never their contents), request and response bodies of every
+ * other write.
+ */
+const localAuditPolicy = `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+- level: None
+  nonResourceURLs: ['/healthz*', '/livez*', '/readyz*', '/metrics', '/version', '/api', '/api/*', '/apis', '/apis/*', '/openapi/*']
+- level: None
+  resources: [{ group: '', resources: [events] }, { group: events.k8s.io, resources: [events] }]
+- level: Metadata
+  resources:
+  - { group: '', resources: [secrets, configmaps, serviceaccounts/token] }
+  - { group: authentication.k8s.io, resources: [tokenreviews] }
+- level: Metadata
+  verbs: [get, list, watch]
+- level: RequestResponse
+  omitManagedFields: true
+`;
+
+/** Writes make run's audit policy unless the file exists; returns its path. */
+async function ensureAuditPolicy(local: string): Promise<string> {
+  const path = join(local, 'audit-policy.yaml');
+  try {
+    await writeFile(path, localAuditPolicy, { flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  return path;
+}
+
 /** Service account flags for `make run`: a signing key kept in dir, kube's usual in-cluster issuer. */
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -113,6 +148,8 @@ async function main(): Promise<void> {
           `--service-account-key-file=${pki.serviceAccountPublicKeyFile}`,
           `--service-account-signing-key-file=${pki.serviceAccountKeyFile}`,
         ]),
+    // Audited by default: who did what, in .local/audit.log (rotated at 100 MB, 3 gzipped backups).
+    ...(given('--audit-') ? [] : [`--audit-policy-file=${await ensureAuditPolicy(local)}`, `--audit-log-path=${join(local, 'audit.log')}`, '--audit-log-maxsize=100', '--audit-log-maxbackup=3', '--audit-log-compress']),
   ];
   const server = spawn(
     process.execPath,
