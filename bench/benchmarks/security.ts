@@ -16,24 +16,18 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCertificateAuthority, issueCertificate } from '../../internal/server/pki.js';
-import { throughput, type Throughput } from '../cannon.js';
-import { measure, type Measured } from '../server-cpu.js';
+import { abResult, runAbRounds, type AbMeasurements, type AbWorkload } from '../ab-rounds.js';
+import { throughput } from '../cannon.js';
 import { callOk, ensureNamespace, newClient, serverFailure } from '../client.js';
 import { withServer, type BenchContext } from '../context.js';
 import type { ServerHandle } from '../server-handle.js';
 import { collectionPath, configMap } from '../objects.js';
-import { result, type BenchResult } from '../results.js';
-import { formatRate, median, ratio } from '../stats.js';
+import type { BenchResult } from '../results.js';
 
 const connections = 64;
 const seconds = 3;
 const rounds = 5;
 const namespace = 'bench-security';
-
-interface Workload {
-  readonly name: string;
-  readonly load: (server: ServerHandle, clientCert?: { cert: string; key: string }) => Promise<Throughput>;
-}
 
 /** Sets a server up: the namespace, a ConfigMap to read, and (secured) the user's RoleBinding. */
 async function prepare(server: ServerHandle, admin?: { cert: string; key: string }): Promise<void> {
@@ -85,74 +79,32 @@ export async function securityBenchmark(ctx: BenchContext): Promise<BenchResult[
     const admin = await issueCertificate(ca, { commonName: 'bench-admin', organizations: ['system:masters'], usage: 'client' });
     const user = await issueCertificate(ca, { commonName: 'bench-user', organizations: ['bench-writers'], usage: 'client' });
     const body = JSON.stringify(configMap({ generateName: 's-' }, 1024));
-    const workloads: Workload[] = [
+    const workloads: AbWorkload[] = [
       {
         name: 'creates',
-        load: (s, clientCert) =>
-          throughput({ port: s.port, ca: s.ca, path: collectionPath(namespace, 'configmaps'), method: 'POST', body, connections, warmupSeconds: 0, seconds, ...(clientCert ? { clientCert } : {}) }),
+        load: (s, side) =>
+          throughput({ port: s.port, ca: s.ca, path: collectionPath(namespace, 'configmaps'), method: 'POST', body, connections, warmupSeconds: 0, seconds, ...(side === 'a' ? { clientCert: user } : {}) }),
       },
       {
         name: 'cached GET',
-        load: (s, clientCert) =>
-          throughput({ port: s.port, ca: s.ca, path: `${collectionPath(namespace, 'configmaps')}/target?resourceVersion=0`, connections, warmupSeconds: 0, seconds, ...(clientCert ? { clientCert } : {}) }),
+        load: (s, side) =>
+          throughput({ port: s.port, ca: s.ca, path: `${collectionPath(namespace, 'configmaps')}/target?resourceVersion=0`, connections, warmupSeconds: 0, seconds, ...(side === 'a' ? { clientCert: user } : {}) }),
       },
     ];
-    const secured: Measured[][] = workloads.map(() => []);
-    const open: Measured[][] = workloads.map(() => []);
+    let measured: AbMeasurements | undefined;
     await withServer(await ctx.apiServer(undefined, [`--client-ca-file=${caFile}`, '--authorization-mode=Node,RBAC', '--anonymous-auth=false']), async (secure) => {
       await withServer(await ctx.apiServer(), async (plain) => {
         await prepare(secure, admin);
         await prepare(plain);
         await awaitAllowed(secure, user);
         ctx.log(`security: ${rounds} rounds of ${seconds}s creates and cached GETs, x509 + Node,RBAC (user bound to edit) then anonymous + AlwaysAllow, ${connections} connections`);
-        // Warm both servers (JIT, caches, connection paths) on both workloads before measuring.
-        for (const w of workloads) {
-          await w.load(secure, user);
-          await w.load(plain);
-        }
-        await secure.profile('security', async () => {
-          for (let r = 0; r < rounds; r++) {
-            for (const [i, w] of workloads.entries()) {
-              const runSecure = async (): Promise<void> => void (secured[i] as Measured[]).push(await measure(secure, () => w.load(secure, user)));
-              const runPlain = async (): Promise<void> => void (open[i] as Measured[]).push(await measure(plain, () => w.load(plain)));
-              if (r % 2 === 0) {
-                await runSecure();
-                await runPlain();
-              } else {
-                await runPlain();
-                await runSecure();
-              }
-            }
-          }
-        });
+        measured = await secure.profile('security', () => runAbRounds(secure, plain, workloads, rounds));
       });
     });
-    return workloads.map((w, i) => {
-      const s = (secured[i] as Measured[]).map((m) => m.throughput);
-      const o = (open[i] as Measured[]).map((m) => m.throughput);
-      const ratios = s.map((x, j) => ratio(x.perSecond, (o[j] as Throughput).perSecond));
-      const cpuSecure = median((secured[i] as Measured[]).map((m) => m.cpuMicrosPerRequest));
-      const cpuOpen = median((open[i] as Measured[]).map((m) => m.cpuMicrosPerRequest));
-      const notes = [
-        `per round: ${s.map((x, j) => `${formatRate(x.perSecond)}/${formatRate((o[j] as Throughput).perSecond)}`).join(', ')} (x509+RBAC/AlwaysAllow)`,
-        `server CPU per request (median of rounds, from /proc): ${cpuSecure.toFixed(0)} µs against ${cpuOpen.toFixed(0)} µs = ${(cpuSecure / cpuOpen).toFixed(2)}x`,
-      ];
-      const failed = s.reduce((n, x) => n + x.failed, 0) + o.reduce((n, x) => n + x.failed, 0);
-      if (failed > 0) notes.push(`${failed} requests did not answer 2xx: ${JSON.stringify([...s, ...o].map((x) => x.statusCodes))}`);
-      const rate = median(s.map((x) => x.perSecond));
-      const base = median(o.map((x) => x.perSecond));
-      return result({
-        name: `${w.name} x509+RBAC`,
-        measured: `${formatRate(rate)}/s`,
-        baseline: `AlwaysAllow ${formatRate(base)}/s`,
-        value: rate,
-        baselineValue: base,
-        ratio: median(ratios),
-        target: { on: 'ratio', op: '>=', threshold: 0.9, text: '>= 0.9x (at most 10% slower)' },
-        figures: { secured: s, open: o, ratios, cpuMicrosPerRequest: { secured: cpuSecure, open: cpuOpen }, connections, seconds, rounds },
-        notes,
-      });
-    });
+    const m = measured as AbMeasurements;
+    return workloads.map((w, i) =>
+      abResult(m, i, { name: `${w.name} x509+RBAC`, aLabel: 'x509+RBAC', bLabel: 'AlwaysAllow', threshold: 0.9, extraFigures: { connections, seconds } }),
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
