@@ -16,6 +16,13 @@ export interface AuthenticationResult {
    * intersection of the token's audiences with the ones asked for. Absent when the method has none.
    */
   readonly audiences?: readonly string[];
+  /**
+   * Audit annotations the method adds to the request's event (kube's audit.AddAuditAnnotation
+   * during authentication: authentication.k8s.io/stale-token, legacy-token-*). Absent: none.
+   */
+  readonly auditAnnotations?: Readonly<Record<string, string>>;
+  /** Warnings for the client (`Warning: 299` headers), e.g. for an auto-generated legacy token. */
+  readonly warnings?: readonly string[];
 }
 
 /**
@@ -24,7 +31,11 @@ export interface AuthenticationResult {
  * the message is for logs and TokenReview status, never shown to the client of a normal request.
  */
 export class AuthenticationError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** Audit annotations the failed attempt still records (authentication.k8s.io/legacy-token-invalidated). */
+    readonly auditAnnotations?: Readonly<Record<string, string>>,
+  ) {
     super(message);
     this.name = 'AuthenticationError';
   }

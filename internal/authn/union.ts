@@ -9,7 +9,10 @@ import { AuthenticationError, type AuthenticationResult, type Authenticator, typ
 
 function aggregate(errors: readonly unknown[]): AuthenticationError {
   const messages = errors.map((e) => (e instanceof Error ? e.message : String(e)));
-  return new AuthenticationError(messages.length === 1 ? (messages[0] as string) : `[${messages.join(', ')}]`);
+  // The audit annotations the failed attempts made are all kept (kube adds them to the context).
+  let annotations: Record<string, string> | undefined;
+  for (const e of errors) if (e instanceof AuthenticationError && e.auditAnnotations) annotations = { ...annotations, ...e.auditAnnotations };
+  return new AuthenticationError(messages.length === 1 ? (messages[0] as string) : `[${messages.join(', ')}]`, annotations);
 }
 
 /** Asks each authenticator in order; itself an Authenticator. */

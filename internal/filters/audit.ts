@@ -152,6 +152,7 @@ export function withAudit(deps: AuditFilterDeps | undefined): Filter | undefined
     deps.metrics.observePolicyLevel(requirement.level);
     if (requirement.level === 'None') return undefined;
     const auditor = new RequestAuditor(eventBase(req, ctx, auditUserInfo(ctx.user)), requirement, sink, ctx);
+    if (ctx.authenticationAnnotations) for (const [k, v] of Object.entries(ctx.authenticationAnnotations)) auditor.annotate(k, v);
     const longRunning = isLongRunning(ctx.requestInfo);
     const received = auditor.emit('RequestReceived');
     if (received === true) {

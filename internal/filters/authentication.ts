@@ -5,8 +5,9 @@
  * requests off, is answered 401 Unauthorized with kube's Status; the reason is logged, never sent.
  */
 import { StatusError } from '../apierrors/status-error.js';
-import type { AuthenticationResult, Authenticator, MaybePromise } from '../authn/interface.js';
+import { AuthenticationError, type AuthenticationResult, type Authenticator, type MaybePromise } from '../authn/interface.js';
 import type { Logger } from '../observability/logging.js';
+import { addWarning } from '../request/context.js';
 import type { Filter } from './interface.js';
 import type { RequestState } from './request-context.js';
 
@@ -30,8 +31,9 @@ export interface AuthenticationFilterDeps {
 /** Builds the authentication filter. Synchronous when the authenticator answers synchronously. */
 export function withAuthentication(deps: AuthenticationFilterDeps): Filter {
   const elapsed = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e9;
-  const refuse = (err: unknown, start: bigint): never => {
+  const refuse = (err: unknown, start: bigint, state: RequestState): never => {
     deps.observe?.('error', elapsed(start));
+    if (err instanceof AuthenticationError && err.auditAnnotations) state.ctx.authenticationAnnotations = err.auditAnnotations;
     deps.log?.v(2, `Unable to authenticate the request: ${(err as Error).message}`);
     throw newUnauthorized();
   };
@@ -42,6 +44,8 @@ export function withAuthentication(deps: AuthenticationFilterDeps): Filter {
     }
     deps.observe?.('success', elapsed(start), result.user.name);
     state.ctx.user = result.user;
+    if (result.auditAnnotations) state.ctx.authenticationAnnotations = result.auditAnnotations;
+    if (result.warnings) for (const w of result.warnings) addWarning(state.ctx, w);
   };
   return (req, _res, state) => {
     const start = deps.observe ? process.hrtime.bigint() : 0n;
@@ -49,12 +53,12 @@ export function withAuthentication(deps: AuthenticationFilterDeps): Filter {
     try {
       answer = deps.authenticator.authenticate(req);
     } catch (err) {
-      return refuse(err, start);
+      return refuse(err, start, state);
     }
     if (answer instanceof Promise) {
       return answer.then(
         (result) => accept(result, state, start),
-        (err: unknown) => refuse(err, start),
+        (err: unknown) => refuse(err, start, state),
       );
     }
     accept(answer, state, start);

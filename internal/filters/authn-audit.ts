@@ -28,6 +28,7 @@ export function withFailedAuthenticationAudit(authentication: Filter, deps: Audi
       deps.metrics.observePolicyLevel(requirement.level);
       if (requirement.level !== 'None') {
         const auditor = new RequestAuditor(eventBase(req, ctx, emptyAuditUser), requirement, sink);
+        if (ctx.authenticationAnnotations) for (const [k, v] of Object.entries(ctx.authenticationAnnotations)) auditor.annotate(k, v);
         attachAuditor(auditor, res, state, 'ResponseStarted', false);
       }
     }

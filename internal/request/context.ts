@@ -52,6 +52,11 @@ export interface RequestContext {
    * otherwise: record with `ctx.audit?.annotate(...)`).
    */
   audit?: AuditRecorder;
+  /**
+   * Audit annotations authentication made before the request's audit event existed (kube keeps
+   * them in the audit context): the audit filter adds them to the event. Absent: none.
+   */
+  authenticationAnnotations?: Readonly<Record<string, string>>;
 }
 
 /** Adds a warning once. */

@@ -98,7 +98,12 @@ export class BoundTokenValidator implements TokenClaimsValidator {
     await bound(nodeLookup, nodeRef, 'node');
 
     const jti = str(claims.jti);
+    // A token extended past its warning time (--service-account-extend-token-expiration) still
+    // works, and its use is recorded: the client should have refreshed it by now.
+    const warnafter = typeof k8s.warnafter === 'number' ? k8s.warnafter : 0;
+    const secondsAfterWarn = warnafter !== 0 ? Math.floor(nowMs / 1000) - warnafter : 0;
     return {
+      ...(secondsAfterWarn > 0 ? { auditAnnotations: { 'authentication.k8s.io/stale-token': `subject: ${str(claims.sub)}, seconds after warning threshold: ${secondsAfterWarn}` } } : {}),
       namespace,
       name: sa.name,
       uid: sa.uid,

@@ -94,6 +94,11 @@ export class ServiceAccountJwtAuthenticator implements TokenAuthenticator {
     } catch (err) {
       throw err instanceof AuthenticationError ? err : new AuthenticationError((err as Error).message);
     }
-    return { user: serviceAccountUser(info), audiences: accepted };
+    return {
+      user: serviceAccountUser(info),
+      audiences: accepted,
+      ...(info.auditAnnotations ? { auditAnnotations: info.auditAnnotations } : {}),
+      ...(info.warnings ? { warnings: info.warnings } : {}),
+    };
   }
 }

@@ -18,6 +18,10 @@ export interface ServiceAccountInfo {
   readonly nodeUID?: string;
   /** "JTI=<jti>" for bound tokens with a jti. */
   readonly credentialID?: string;
+  /** Audit annotations the validation made (stale-token, legacy-token-*). */
+  readonly auditAnnotations?: Readonly<Record<string, string>>;
+  /** Warnings for the client. */
+  readonly warnings?: readonly string[];
 }
 
 /** The group every service account is in. */
