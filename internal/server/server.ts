@@ -54,10 +54,7 @@ import { loadServingCertificate, type ServingCertificate } from './certs.js';
 import { defaultSecureServingOptions } from './options/secure-serving.js';
 import { ServingTls } from './tls/serving-tls.js';
 import { startEncryptionAtRest } from './encryption/encryption-at-rest.js';
-import type { HealthCheck } from './health.js';
-import { pingCheck, postStartHookCheck, shutdownCheck } from './healthz/checks.js';
-import { logCheck } from './healthz/log-check.js';
-import { HealthRegistry } from './healthz/registry.js';
+import { serverHealthEndpoints } from './healthz/server-checks.js';
 import { runGracefulShutdown } from './lifecycle/graceful-shutdown.js';
 import type { ServerLifecycle } from './lifecycle/interface.js';
 import { RequestWaitGroup } from './lifecycle/request-wait-group.js';
@@ -232,28 +229,18 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
 
   let systemNamespacesReady = false;
   let bootstrapReady = false;
-  // kube's lists: ping, log and etcd everywhere; etcd-readiness, informer-sync and shutdown on
-  // readyz only; KMS never on livez; the post-start hooks everywhere, livez passing them during
-  // --livez-grace-period.
-  const healthOptions = options.healthChecks ?? defaultHealthCheckOptions;
   const etcdProbe = new EtcdHealthProbe(options.etcdServers, options.etcdPrefix);
   const rbacPolicy = security.authorization.rbac;
-  const isPostStartHook = (c: HealthCheck): boolean => c.name.startsWith('poststarthook/');
-  const encryptionChecks = encryption?.healthChecks ?? [];
-  const healthRegistry = new HealthRegistry(healthOptions.livezGracePeriodMs)
-    .addHealthChecks(pingCheck, logCheck, { name: 'etcd', check: etcdProbe.check(healthOptions.etcdHealthcheckTimeoutMs) })
-    .addReadyzChecks({ name: 'etcd-readiness', check: etcdProbe.check(healthOptions.etcdReadycheckTimeoutMs) })
-    .addHealthChecksWithoutLivez(...encryptionChecks.filter((c) => !isPostStartHook(c)))
-    .addReadyzChecks(informerSyncCheck(() => authorizationSynced))
-    .addBootSequenceHealthChecks(
-      ...encryptionChecks.filter(isPostStartHook),
-      postStartHookCheck('start-system-namespaces-controller', () => systemNamespacesReady),
-      postStartHookCheck('bootstrap-controller', () => bootstrapReady),
-      // kube's RBAC post-start hook: the bootstrap roles have been reconciled since this start.
-      ...(rbacPolicy ? [postStartHookCheck('rbac/bootstrap-roles', () => rbacPolicy.bootstrapped())] : []),
-    )
-    .addReadyzChecks(shutdownCheck(lifecycle.signals.shutdownInitiated));
-  const health = healthRegistry.endpoints();
+  const health = serverHealthEndpoints({
+    options: options.healthChecks ?? defaultHealthCheckOptions,
+    etcd: etcdProbe,
+    encryptionChecks: encryption?.healthChecks ?? [],
+    authorizationSynced: () => authorizationSynced,
+    systemNamespacesReady: () => systemNamespacesReady,
+    bootstrapReady: () => bootstrapReady,
+    ...(rbacPolicy ? { rbacBootstrapped: () => rbacPolicy.bootstrapped() } : {}),
+    shutdownInitiated: lifecycle.signals.shutdownInitiated,
+  });
 
   const openidMetadata = serviceAccountTokens ? openIdMetadataHandler(serviceAccountTokens, joinHostPort(chooseAdvertiseAddress(options.advertiseAddress, options.bindAddress) ?? hostname(), options.securePort), log) : undefined;
   const openapi = new OpenApiV3Handler(installer);
@@ -411,16 +398,6 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   // Ready once bootstrapped and the authorizers' informers have synced (readyz's informer-sync).
   const allReady = Promise.all([ready, security.authorization.ready]).then(() => undefined);
   return { port: boundPort, certificate, ready: allReady, metrics, signals: lifecycle.signals, stop };
-}
-
-/** readyz's informer-sync: the authorizers' informers (RBAC's, the Node graph's) have loaded their first lists. */
-function informerSyncCheck(synced: () => boolean): HealthCheck {
-  return {
-    name: 'informer-sync',
-    check: () => {
-      if (!synced()) throw new Error('authorization informers not synced');
-    },
-  };
 }
 
 /**

@@ -1,0 +1,56 @@
+/**
+ * The API server's own health checks, in kube-apiserver's lists: ping, log and etcd on every
+ * endpoint; etcd-readiness, informer-sync and shutdown on readyz only; KMS checks never on livez;
+ * the post-start hooks everywhere, livez passing them during --livez-grace-period.
+ */
+import type { EtcdHealthProbe } from '../../storage/etcd3/health-check.js';
+import type { HealthCheck, HealthEndpoints } from '../health.js';
+import type { LifecycleSignal } from '../lifecycle/signals.js';
+import type { HealthCheckOptions } from '../options/health-checks.js';
+import { pingCheck, postStartHookCheck, shutdownCheck } from './checks.js';
+import { logCheck } from './log-check.js';
+import { HealthRegistry } from './registry.js';
+
+/** What the checks look at; each function is read at every check. */
+export interface ServerHealthState {
+  readonly options: HealthCheckOptions;
+  readonly etcd: EtcdHealthProbe;
+  /** Encryption at rest's checks (kms-providers, its reload hook); empty without it. */
+  readonly encryptionChecks: readonly HealthCheck[];
+  /** The authorizers' informers (RBAC's, the Node graph's) have loaded their first lists. */
+  readonly authorizationSynced: () => boolean;
+  readonly systemNamespacesReady: () => boolean;
+  readonly bootstrapReady: () => boolean;
+  /** RBAC's bootstrap roles reconciled since this start; absent when RBAC is not served. */
+  readonly rbacBootstrapped?: () => boolean;
+  readonly shutdownInitiated: LifecycleSignal;
+}
+
+/** readyz's informer-sync. */
+function informerSyncCheck(synced: () => boolean): HealthCheck {
+  return {
+    name: 'informer-sync',
+    check: () => {
+      if (!synced()) throw new Error('authorization informers not synced');
+    },
+  };
+}
+
+/** The three endpoints' check lists. */
+export function serverHealthEndpoints(s: ServerHealthState): HealthEndpoints {
+  const isPostStartHook = (c: HealthCheck): boolean => c.name.startsWith('poststarthook/');
+  const rbacBootstrapped = s.rbacBootstrapped;
+  return new HealthRegistry(s.options.livezGracePeriodMs)
+    .addHealthChecks(pingCheck, logCheck, { name: 'etcd', check: s.etcd.check(s.options.etcdHealthcheckTimeoutMs) })
+    .addReadyzChecks({ name: 'etcd-readiness', check: s.etcd.check(s.options.etcdReadycheckTimeoutMs) })
+    .addHealthChecksWithoutLivez(...s.encryptionChecks.filter((c) => !isPostStartHook(c)))
+    .addReadyzChecks(informerSyncCheck(s.authorizationSynced))
+    .addBootSequenceHealthChecks(
+      ...s.encryptionChecks.filter(isPostStartHook),
+      postStartHookCheck('start-system-namespaces-controller', s.systemNamespacesReady),
+      postStartHookCheck('bootstrap-controller', s.bootstrapReady),
+      ...(rbacBootstrapped ? [postStartHookCheck('rbac/bootstrap-roles', rbacBootstrapped)] : []),
+    )
+    .addReadyzChecks(shutdownCheck(s.shutdownInitiated))
+    .endpoints();
+}
