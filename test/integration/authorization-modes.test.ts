@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createCertificateAuthority, issueCertificate } from '../../internal/server/pki.js';
 import { useServer } from '../support/server.js';
+import { writeWebhookKubeconfig } from '../support/webhook-kubeconfig.js';
 
 const policy = (spec: Record<string, unknown>): string => JSON.stringify({ apiVersion: 'abac.authorization.kubernetes.io/v1beta1', kind: 'Policy', spec });
 
@@ -81,27 +82,13 @@ describe('--authorization-mode=Webhook (v1)', () => {
       });
     });
     await new Promise<void>((r) => webhook.listen(0, '127.0.0.1', r));
-    const file = join(fx.dir, 'authz-webhook.kubeconfig');
-    await writeFile(
-      file,
-      [
-        'apiVersion: v1',
-        'kind: Config',
-        'clusters:',
-        '- name: authz',
-        '  cluster:',
-        `    server: https://127.0.0.1:${(webhook.address() as AddressInfo).port}/authorize`,
-        `    certificate-authority-data: ${Buffer.from(ca.certPem).toString('base64')}`,
-        'users:',
-        '- name: apiserver',
-        '  user: {}',
-        'contexts:',
-        '- name: authz',
-        '  context: {cluster: authz, user: apiserver}',
-        'current-context: authz',
-        '',
-      ].join('\n'),
-    );
+    const file = await writeWebhookKubeconfig(fx.dir, {
+      fileName: 'authz-webhook.kubeconfig',
+      caFileName: 'authz-webhook-ca.crt',
+      caPem: ca.certPem,
+      server: `https://127.0.0.1:${(webhook.address() as AddressInfo).port}/authorize`,
+      cluster: 'authz',
+    });
     return ['--authorization-mode=Webhook', `--authorization-webhook-config-file=${file}`, '--authorization-webhook-version=v1'];
   });
 

@@ -3,11 +3,10 @@
  * collector behind --audit-webhook-config-file would be. It records every EventList it accepts,
  * can be told to fail calls, and writes the kubeconfig that points the API server at it.
  */
-import { writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { createCertificateAuthority, issueCertificate } from '../../internal/server/pki.js';
+import { writeWebhookKubeconfig } from './webhook-kubeconfig.js';
 
 /** One call as the receiver saw it. */
 export interface ReceivedCall {
@@ -123,15 +122,8 @@ export async function startAuditWebhookReceiver(): Promise<AuditWebhookReceiver>
         waiter();
       });
     },
-    async writeKubeconfig(dir, name = 'audit-webhook.kubeconfig') {
-      await writeFile(join(dir, 'audit-webhook-ca.crt'), ca.certPem);
-      const path = join(dir, name);
-      const lines = ['apiVersion: v1', 'kind: Config', 'clusters:', '- name: audit-sink', '  cluster:', `    server: ${url}`, '    certificate-authority: audit-webhook-ca.crt'];
-      lines.push('users:', '- name: apiserver', '  user:', `    token: ${token}`);
-      lines.push('contexts:', '- name: audit', '  context:', '    cluster: audit-sink', '    user: apiserver', 'current-context: audit', '');
-      await writeFile(path, lines.join('\n'));
-      return path;
-    },
+    writeKubeconfig: (dir, name = 'audit-webhook.kubeconfig') =>
+      writeWebhookKubeconfig(dir, { fileName: name, caFileName: 'audit-webhook-ca.crt', caPem: ca.certPem, server: url, cluster: 'audit-sink', token }),
     async stop() {
       if (stopped) return;
       stopped = true;

@@ -3,11 +3,10 @@
  * TokenReviews from a table of tokens, records every review it is sent, and writes the kubeconfig
  * kube-apiserver's --authentication-token-webhook-config-file reads.
  */
-import { writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
-import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createCertificateAuthority, issueCertificate } from '../../internal/server/pki.js';
+import { writeWebhookKubeconfig } from './webhook-kubeconfig.js';
 
 /** A user the webhook knows by token. */
 export interface WebhookUser {
@@ -79,15 +78,8 @@ export async function startTestTokenWebhook(): Promise<TestTokenWebhook> {
     users,
     reviews,
     serverToken,
-    async writeKubeconfig(dir) {
-      await writeFile(join(dir, 'webhook-ca.crt'), ca.certPem);
-      const path = join(dir, 'token-webhook.kubeconfig');
-      const lines = ['apiVersion: v1', 'kind: Config', 'clusters:', '- name: token-webhook', '  cluster:', `    server: ${url}`, '    certificate-authority: webhook-ca.crt'];
-      lines.push('users:', '- name: apiserver', '  user:', `    token: ${serverToken}`);
-      lines.push('contexts:', '- name: webhook', '  context:', '    cluster: token-webhook', '    user: apiserver', 'current-context: webhook', '');
-      await writeFile(path, lines.join('\n'));
-      return path;
-    },
+    writeKubeconfig: (dir) =>
+      writeWebhookKubeconfig(dir, { fileName: 'token-webhook.kubeconfig', caFileName: 'webhook-ca.crt', caPem: ca.certPem, server: url, cluster: 'token-webhook', token: serverToken }),
     async stop() {
       if (stopped) return;
       stopped = true;
