@@ -95,6 +95,12 @@ export async function buildEtcdStorage(
 }
 
 /**
+ * Resources that share another's storage (kube's cohabitating resources): their objects live under
+ * the other's keys, so the other's override applies to them.
+ */
+const cohabitating: ReadonlyMap<string, string> = new Map([['events.k8s.io/events', '/events']]);
+
+/**
  * Storage that gives an overridden resource its backend's view. Calls outside forResource (the
  * few that use the root storage, e.g. the service IP allocator's) go to the main backend.
  */
@@ -105,7 +111,8 @@ class OverrideRouter implements Storage {
   ) {}
 
   forResource(gr: { readonly group: string; readonly resource: string }, keyPrefix: string): Storage {
-    const target = this.overrides.get(`${gr.group}/${gr.resource}`)?.storage ?? this.main;
+    const name = `${gr.group}/${gr.resource}`;
+    const target = this.overrides.get(cohabitating.get(name) ?? name)?.storage ?? this.main;
     return target.forResource?.(gr, keyPrefix) ?? target;
   }
 
