@@ -7,7 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,6 +66,12 @@ interface Tls {
   readonly key: string;
 }
 
+/** The client files as they are now (a test may rotate them). */
+async function currentTls(files: EtcdClusterFiles): Promise<Tls> {
+  const [ca, cert, key] = await Promise.all([readFile(files.caFile, 'utf8'), readFile(files.certFile, 'utf8'), readFile(files.keyFile, 'utf8')]);
+  return { ca, cert, key };
+}
+
 function etcdBinary(): string {
   return process.env.ETCD_BIN ?? 'etcd';
 }
@@ -86,11 +92,11 @@ async function healthy(endpoint: string, tls: Tls): Promise<boolean> {
   });
 }
 
-async function waitHealthy(endpoint: string, tls: Tls, child: ChildProcess, timeoutMs: number): Promise<void> {
+async function waitHealthy(endpoint: string, files: EtcdClusterFiles, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`etcd at ${endpoint} exited with code ${child.exitCode} before it became healthy`);
-    if (await healthy(endpoint, tls)) return;
+    if (await healthy(endpoint, await currentTls(files))) return;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`etcd at ${endpoint} not healthy after ${timeoutMs}ms`);
@@ -113,7 +119,6 @@ export async function startLocalEtcdCluster(options: LocalEtcdClusterOptions = {
   await writeFile(files.keyFile, client.key, { mode: 0o600 });
   await writeFile(serverCert, server.cert);
   await writeFile(serverKey, server.key, { mode: 0o600 });
-  const tls: Tls = { ca: ca.certPem, cert: client.cert, key: client.key };
 
   const ports = [];
   for (let i = 0; i < count; i++) ports.push({ client: await freePort(), peer: await freePort() });
@@ -172,7 +177,7 @@ export async function startLocalEtcdCluster(options: LocalEtcdClusterOptions = {
         return child;
       },
       async wait() {
-        await waitHealthy(endpoint, tls, child as ChildProcess, 30_000);
+        await waitHealthy(endpoint, files, child as ChildProcess, 30_000);
       },
       stop: () => terminate('SIGTERM'),
       kill: () => terminate('SIGKILL'),
