@@ -4,6 +4,9 @@
  * one serving-and-peer certificate for 127.0.0.1/localhost, and a client certificate for the API
  * server). Each member can be stopped, killed and restarted (on the same ports and data), and told
  * to trust another client CA on its next start (certificate rotation tests).
+ *
+ * As a program (`node dist/hack/local-etcd-cluster.js [--members 1|3]`) it prints the flags that
+ * point an API server at the cluster and keeps it running until SIGINT or SIGTERM.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
@@ -11,6 +14,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createCertificateAuthority, issueCertificate, type CertificateAuthority } from '../internal/server/pki.js';
 import { freePort } from './local-etcd.js';
 
@@ -217,4 +221,25 @@ export async function startLocalEtcdCluster(options: LocalEtcdClusterOptions = {
     },
     stop: stopAll,
   };
+}
+
+async function main(): Promise<void> {
+  const i = process.argv.indexOf('--members');
+  const members = i >= 0 ? Number(process.argv[i + 1]) : 3;
+  if (members !== 1 && members !== 3) throw new Error('--members must be 1 or 3');
+  const cluster = await startLocalEtcdCluster({ members });
+  const f = cluster.files;
+  process.stdout.write(`--etcd-servers=${cluster.endpoints.join(',')} --etcd-cafile=${f.caFile} --etcd-certfile=${f.certFile} --etcd-keyfile=${f.keyFile}\n`);
+  const shutdown = (): void => {
+    void cluster.stop().then(() => process.exit(0));
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`local-etcd-cluster: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
 }

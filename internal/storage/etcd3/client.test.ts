@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,6 +45,30 @@ describe('etcd client factory', () => {
       secure.close();
       plain.close();
       factory.stop();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("loads the files etcd users have as openssl writes them (RSA PKCS#1 and SEC1 EC keys, a chain in the cert file)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'capstan-etcd-client-'));
+    const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
+    try {
+      ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2', '-subj', '/CN=etcd-ca');
+      ssl('genrsa', '-traditional', '-out', 'rsa.key', '2048');
+      ssl('ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'ec.key');
+      for (const key of ['rsa', 'ec']) {
+        ssl('req', '-new', '-key', `${key}.key`, '-out', `${key}.csr`, '-subj', '/CN=kube-apiserver-etcd-client');
+        ssl('x509', '-req', '-in', `${key}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${key}.crt`, '-days', '2');
+        execFileSync('sh', ['-c', `cat ${key}.crt ca.crt > ${key}-chain.crt`], { cwd: dir });
+      }
+      assert.match(execFileSync('head', ['-1', join(dir, 'rsa.key')]).toString(), /BEGIN RSA PRIVATE KEY/);
+      assert.match(execFileSync('head', ['-1', join(dir, 'ec.key')]).toString(), /BEGIN EC PRIVATE KEY/);
+      for (const key of ['rsa', 'ec']) {
+        const factory = await EtcdClientFactory.load({ caFile: join(dir, 'ca.crt'), certFile: join(dir, `${key}-chain.crt`), keyFile: join(dir, `${key}.key`) });
+        const c = factory.client(['https://127.0.0.1:1']);
+        c.close();
+      }
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
