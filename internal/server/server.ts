@@ -10,7 +10,6 @@ import type { Socket } from 'node:net';
 import { hostname } from 'node:os';
 import type { TLSSocket } from 'node:tls';
 import type { KubeObject } from '../../api/meta/types.js';
-import { Etcd3 } from 'etcd3';
 import { AdmissionChain } from '../admission/chain.js';
 import type { AdmissionPlugin } from '../admission/interface.js';
 import { NamespaceLifecycle } from '../admission/plugins/namespace-lifecycle/plugin.js';
@@ -40,16 +39,14 @@ import { buildAuthorization } from '../authz/build.js';
 import { internalContext } from '../request/context.js';
 import { loadServiceAccountTokenConfig, type ServiceAccountTokenConfig } from '../serviceaccount/config.js';
 import { buildOpenIdMetadata, joinHostPort } from '../serviceaccount/openid-metadata.js';
-import { WatchCacheStorage } from '../storage/cacher/router.js';
 import { codecForMediaType } from '../storage/codec.js';
 import type { Storage } from '../storage/interface.js';
-import { startCompactor } from '../storage/etcd3/compactor.js';
-import { Etcd3Store } from '../storage/etcd3/store.js';
 import { buildChain } from './chain.js';
 import { DebugEndpoints } from './debug/endpoints.js';
 import { startDebugSocket, type DebugSocket } from './debug/socket.js';
 import { defaultProfilingOptions } from './options/profiling.js';
 import { startStorageMetrics } from './storage-metrics.js';
+import { buildEtcdStorage } from './etcd-storage.js';
 import { loadServingCertificate, type ServingCertificate } from './certs.js';
 import { defaultSecureServingOptions } from './options/secure-serving.js';
 import { ServingTls } from './tls/serving-tls.js';
@@ -117,32 +114,29 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   const audit = await buildAudit(options.audit, { metrics: auditMetrics, log });
   // --encryption-provider-config: an invalid file stops the start here, before etcd is dialled.
   const encryption = await startEncryptionAtRest(options.encryption, { log, metrics });
-  // Like kube's etcd client, no cap on a response's size: a list of every pod can pass gRPC's 4 MiB
-  // default, and the cache's initial list is one range.
-  const client = new Etcd3({
-    hosts: [...options.etcdServers],
-    dialTimeout: 5000,
-    grpcOptions: { 'grpc.max_receive_message_length': 2 ** 31 - 1, 'grpc.max_send_message_length': 2 ** 31 - 1 },
-  });
   // Objects read from etcd get their version's defaulting, set once the registrations exist.
   let defaultStored: ((obj: KubeObject) => void) | undefined;
-  const etcdStore = new Etcd3Store(client, {
-    prefix: options.etcdPrefix,
-    codec: codecForMediaType(options.storageMediaType),
-    callTimeoutMs: options.requestTimeoutMs,
-    onDecode: (obj) => defaultStored?.(obj),
-    observe: metrics.storage.observe,
-    ...(encryption ? { transformers: encryption.transformers } : {}),
-    ...(tracing ? { instrument: tracing.etcd } : {}),
+  // --etcd-*: every etcd client (TLS files read here: a missing one stops the start), the stores,
+  // their watch caches, and each --etcd-servers-overrides resource on its own backend.
+  const etcd = await buildEtcdStorage(options, {
+    storeOptions: {
+      prefix: options.etcdPrefix,
+      codec: codecForMediaType(options.storageMediaType),
+      callTimeoutMs: options.requestTimeoutMs,
+      onDecode: (obj) => defaultStored?.(obj),
+      observe: metrics.storage.observe,
+      ...(encryption ? { transformers: encryption.transformers } : {}),
+      ...(tracing ? { instrument: tracing.etcd } : {}),
+    },
+    metrics,
+    log: (m) => log.warn(m),
+  }).catch((err: unknown) => {
+    encryption?.stop();
+    void tracing?.shutdown();
+    throw err;
   });
-  // Each resource's generic store asks for its own watch cache (unless configured off).
-  const watchCache = options.watchCache
-    ? new WatchCacheStorage(etcdStore, { enabled: true, sizes: options.watchCacheSizes, defaultSize: options.defaultWatchCacheSize }, metrics, {
-        log: (m) => log.warn(m),
-        ...options.watchCacheTuning,
-      })
-    : undefined;
-  const storage: Storage = watchCache ?? etcdStore;
+  const client = etcd.main.client;
+  const storage: Storage = etcd.storage;
 
   const security: SecurityHandles = {};
   // Service account tokens are issued and verified only when their flags are given.
@@ -163,8 +157,8 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   } catch (err) {
     // An authorizer that cannot be built (a bad ABAC policy file or webhook kubeconfig) stops the start.
     security.authentication.stop();
-    watchCache?.stop();
-    client.close();
+    etcd.stopCaches();
+    etcd.close();
     void tracing?.shutdown();
     throw err;
   }
@@ -219,8 +213,8 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   } catch (err) {
     security.authentication.stop();
     security.authorization.stop();
-    watchCache?.stop();
-    client.close();
+    etcd.stopCaches();
+    etcd.close();
     encryption?.stop();
     throw err;
   }
@@ -229,7 +223,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
 
   let systemNamespacesReady = false;
   let bootstrapReady = false;
-  const etcdProbe = new EtcdHealthProbe(options.etcdServers, options.etcdPrefix);
+  const etcdProbe = new EtcdHealthProbe(options.etcdServers, options.etcdPrefix, etcd.factory);
   const rbacPolicy = security.authorization.rbac;
   const health = serverHealthEndpoints({
     options: options.healthChecks ?? defaultHealthCheckOptions,
@@ -301,8 +295,8 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   boundPort = typeof addr === 'object' && addr ? addr.port : options.securePort;
   log.info(`Serving securely on ${options.bindAddress}:${boundPort}`);
 
-  const compactor = startCompactor(client, options.etcdCompactionIntervalMs, (m) => log.warn(m));
-  const stopStorageMetrics = startStorageMetrics({ store: etcdStore, client, etcdServers: options.etcdServers, metrics, options: options.metrics, log });
+  const stopCompactors = etcd.startCompactors(options.etcdCompactionIntervalMs, (m) => log.warn(m));
+  const stopStorageMetrics = startStorageMetrics({ store: etcd.objectCounts, client, etcdServers: options.etcdServers, clients: etcd.factory, metrics, options: options.metrics, log });
   const contents = registrations
     .filter((r) => r.namespaced && !r.conversion)
     .map((r) => ({ group: r.group, resource: r.resource, storage: r.main }));
@@ -377,18 +371,18 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
       });
       cut.abort();
       await debugSocket?.stop();
-      compactor.stop();
+      stopCompactors();
       // As kube: the audit backends are flushed once the server has stopped answering.
       await audit?.backend.shutdown();
       servingTls.stop();
       security.authentication?.stop();
       security.authorization?.stop();
-      watchCache?.stop();
-      await etcdStore.closeWatches();
+      etcd.stopCaches();
+      await etcd.closeWatches();
       etcdProbe.close();
       stopStorageMetrics();
       metrics.stop();
-      client.close();
+      etcd.close();
       encryption?.stop();
       // Last: the request spans have ended with their responses; what is queued is exported.
       await tracing?.shutdown();

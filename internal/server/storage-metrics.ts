@@ -7,6 +7,7 @@
 import type { Etcd3 } from 'etcd3';
 import type { Logger } from '../observability/logging.js';
 import type { ServerMetrics } from '../observability/metrics.js';
+import type { EtcdClientFactory } from '../storage/etcd3/client.js';
 import { EtcdStatusMonitor, startDbSizePolling } from '../storage/etcd3/db-size.js';
 import { startObjectCounting, type ObjectCountSource } from '../storage/etcd3/object-count.js';
 import { defaultMetricsOptions, type MetricsOptions } from './options/metrics.js';
@@ -19,13 +20,15 @@ export function startStorageMetrics(deps: {
   readonly store: ObjectCountSource;
   readonly client: Etcd3;
   readonly etcdServers: readonly string[];
+  /** Makes the per-endpoint status clients (with the TLS files of the shared one). */
+  readonly clients: EtcdClientFactory;
   readonly metrics: ServerMetrics;
   readonly options: MetricsOptions | undefined;
   readonly log: Logger;
 }): () => void {
   const options = deps.options ?? defaultMetricsOptions;
   const storage = deps.metrics.storage;
-  const monitor = new EtcdStatusMonitor(deps.etcdServers, deps.client);
+  const monitor = new EtcdStatusMonitor(deps.etcdServers, deps.client, deps.clients);
   storage.setSizeSource(() => monitor.largest(scrapeStatusTimeoutMs));
   const stopCounting = startObjectCounting(deps.store, options.etcdCountMetricPollPeriodMs, storage.objects);
   // Polled only when exported: hidden since 1.29 unless --show-hidden-metrics-for-version.

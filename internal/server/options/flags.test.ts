@@ -5,6 +5,7 @@ import { defaultAuthenticationOptions } from './authentication.js';
 import { defaultAuthorizationOptions } from './authorization.js';
 import { defaultCorsOptions } from './cors.js';
 import { defaultEncryptionOptions } from './encryption.js';
+import { defaultEtcdOptions } from './etcd.js';
 import { parseFlags } from './flags.js';
 import { defaultHealthCheckOptions } from './health-checks.js';
 import { defaultHstsOptions } from './hsts.js';
@@ -42,6 +43,7 @@ describe('apiserver flags', () => {
       authentication: defaultAuthenticationOptions,
       authorization: defaultAuthorizationOptions,
       audit: defaultAuditOptions,
+      etcd: defaultEtcdOptions,
       encryption: defaultEncryptionOptions,
       healthChecks: defaultHealthCheckOptions,
       shutdown: defaultShutdownOptions,
@@ -130,7 +132,7 @@ describe('apiserver flags', () => {
       [[], /--etcd-servers must be specified/],
       [['--etcd-servers=http://x:1', '--bind-address=nope'], /not a valid IP address/],
       [['--etcd-servers=http://x:1', '--tls-cert-file=a.crt'], /must be given together/],
-      [['--etcd-servers=https://x:1'], /TLS to etcd/],
+      [['--etcd-servers=https://x:1,http://y:2'], /mix http:\/\/ and https:\/\//],
     ] as const) {
       const r = run([...args]);
       assert.equal(r.kind, 'exit', String(args));

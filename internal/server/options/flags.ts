@@ -9,6 +9,7 @@ import { parseServiceCIDR } from '../../registry/core/services/ip-allocator.js';
 import { storageMediaTypes, type StorageMediaType } from '../../storage/codec.js';
 import { formatGoDuration } from './duration.js';
 import { boolFlag, durationFlag, FlagError, intFlag, repeatedValues, watchCacheSizesFlag } from './flag-values.js';
+import { validateEtcdServerList } from './etcd.js';
 import { flagGroups, type FlagGroupOptions } from './groups.js';
 
 export { FlagError } from './flag-values.js';
@@ -156,10 +157,7 @@ function validateCore(p: Record<string, unknown>): Omit<ServerOptions, 'verbosit
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
   if (servers.length === 0) throw new FlagError('--etcd-servers must be specified');
-  for (const s of servers) {
-    if (!/^https?:\/\/[^/]+/.test(s)) throw new FlagError(`--etcd-servers: invalid URL ${JSON.stringify(s)}: must be scheme://host:port`);
-    if (s.startsWith('https://')) throw new FlagError(`--etcd-servers: ${s}: TLS to etcd needs --etcd-cafile, --etcd-certfile and --etcd-keyfile, which this server does not support yet`);
-  }
+  validateEtcdServerList('--etcd-servers', servers);
   const securePort = intFlag('secure-port', p['secure-port']);
   if (securePort === 0) throw new FlagError('--secure-port 0 is not allowed: the secure port cannot be turned off; it must be between 1 and 65535, inclusive');
   if (securePort < 1 || securePort > 65535) throw new FlagError(`--secure-port ${securePort} must be between 1 and 65535, inclusive`);

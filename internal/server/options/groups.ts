@@ -15,6 +15,7 @@ import { secureServingFlags } from './secure-serving.js';
 import { oidcFlags } from './oidc.js';
 import { serviceAccountFlags } from './service-account.js';
 import { encryptionFlags } from './encryption.js';
+import { etcdFlags } from './etcd.js';
 import { tracingFlags } from './tracing.js';
 import { healthCheckFlags } from './health-checks.js';
 import { shutdownFlags } from './shutdown.js';
@@ -52,6 +53,7 @@ export const flagGroups: readonly FlagGroup[] = [
   authenticationWebhookFlags,
   authorizationFlags,
   auditFlags,
+  etcdFlags,
   encryptionFlags,
   tracingFlags,
   healthCheckFlags,

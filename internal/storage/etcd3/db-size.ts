@@ -4,7 +4,8 @@
  * scrape; apiserver_storage_db_total_size_in_bytes{endpoint} is polled every
  * --etcd-db-metric-poll-interval (kube's startDBSizeMonitorPerEndpoint).
  */
-import { Etcd3 } from 'etcd3';
+import type { Etcd3 } from 'etcd3';
+import type { EtcdClientFactory } from './client.js';
 import type { GaugeVec } from '../../observability/vectors.js';
 
 /** Reads the database size of each endpoint. */
@@ -15,13 +16,14 @@ export class EtcdStatusMonitor {
   constructor(
     private readonly endpoints: readonly string[],
     private readonly main: Etcd3,
+    private readonly factory: EtcdClientFactory,
   ) {}
 
   private clientFor(endpoint: string): Etcd3 {
     if (this.endpoints.length === 1) return this.main;
     let c = this.clients.get(endpoint);
     if (!c) {
-      c = new Etcd3({ hosts: [endpoint], dialTimeout: 5000 });
+      c = this.factory.client([endpoint]);
       this.clients.set(endpoint, c);
     }
     return c;

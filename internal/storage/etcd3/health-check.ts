@@ -5,18 +5,16 @@
  * "error getting data from etcd: <reason>". At most one probe runs per half timeout: checks in
  * between (a busy load balancer probing several endpoints) get the last probe's outcome.
  *
- * The probes have a client of their own, without the etcd3 client's circuit breaker and retries:
- * a probe must see every failure and end within its timeout, and a probe timing out must not trip
- * the breaker that the storage's requests go through.
+ * The probes have a client of their own (client.ts's 'probe' client: the same servers and TLS
+ * files, without the circuit breaker and retries): a probe must see every failure and end within
+ * its timeout, and a probe timing out must not trip the breaker that the storage's requests go
+ * through.
  */
-import { Etcd3, GRPCDeadlineExceededError, type IOptions } from 'etcd3';
+import { GRPCDeadlineExceededError, type Etcd3 } from 'etcd3';
+import { EtcdClientFactory } from './client.js';
 
 /** kube's DefaultHealthcheckTimeout and DefaultReadinessTimeout. */
 export const defaultEtcdCheckTimeoutMs = 2000;
-
-type FaultPolicy = NonNullable<NonNullable<IOptions['faultHandling']>['global']>;
-/** Runs each call once as it is (the client only ever calls execute). */
-const callOnce = { execute: <T>(fn: () => T | PromiseLike<T>): Promise<T> => Promise.resolve().then(fn) } as unknown as FaultPolicy;
 
 class DeadlineExceeded extends Error {
   constructor() {
@@ -29,8 +27,9 @@ export class EtcdHealthProbe {
   private readonly client: Etcd3;
   private readonly key: string;
 
-  constructor(hosts: readonly string[], prefix: string) {
-    this.client = new Etcd3({ hosts: [...hosts], dialTimeout: 20_000, faultHandling: { host: () => callOnce, global: callOnce } });
+  /** hosts: the servers to probe, with clients from factory (plain, no TLS files, when absent). */
+  constructor(hosts: readonly string[], prefix: string, factory?: EtcdClientFactory) {
+    this.client = (factory ?? EtcdClientFactory.plain()).client(hosts, 'probe');
     this.key = `/${prefix}/health`.replace(/\/+/g, '/');
   }
 

@@ -1,0 +1,177 @@
+/**
+ * The one place etcd clients are made (kube's storagebackend/factory newETCD3Client): the store's,
+ * the compactor's and the metrics' client, each --etcd-servers-overrides client, and the health
+ * probe's, all with the same TLS files and gRPC settings.
+ *
+ * - TLS: https:// servers are dialled with --etcd-cafile (the system roots without it, as kube) and
+ *   the client certificate of --etcd-certfile/--etcd-keyfile; http:// servers in the clear even when
+ *   the files are given (etcd's client picks credentials by scheme).
+ * - Rotation: kube's etcd client reads the certificate files at each TLS handshake. Here the files
+ *   are watched (as the serving certificate's are) and, when their contents change and still make a
+ *   valid pair, every client's members get the new credentials: each connection made from then on
+ *   (the client reconnects a member after a failure) presents the new certificate. Established
+ *   connections keep theirs, as in kube.
+ * - Keepalive: kube's 30s ping and 10s timeout while calls are open (its clients always watch),
+ *   so a member that vanishes without closing its connections is dropped within 40s; one that
+ *   closes them (stopped, killed) is noticed at the next call.
+ * - Several members: each call goes to a member picked at random; a failed member is skipped
+ *   (the call retried on another) and its circuit opens for 5s, after which a call tries it again,
+ *   so a member that comes back is used again.
+ */
+import { readFile } from 'node:fs/promises';
+import { createSecureContext } from 'node:tls';
+import * as grpc from '@grpc/grpc-js';
+import { Etcd3, type IOptions } from 'etcd3';
+import { watchFiles, type FileWatch } from '../../server/tls/file-watch.js';
+
+/** The TLS files of kube's storagebackend TransportConfig ("" when not given). */
+export interface EtcdTlsFiles {
+  readonly caFile: string;
+  readonly certFile: string;
+  readonly keyFile: string;
+}
+
+/** What one client is for: the probe's runs every call once, bounded by the check's own timeout. */
+export type EtcdClientPurpose = 'storage' | 'probe';
+
+/** kube's DialKeepAliveTime and DialKeepAliveTimeout. */
+export const keepaliveTimeMs = 30_000;
+export const keepaliveTimeoutMs = 10_000;
+
+type FaultPolicy = NonNullable<NonNullable<IOptions['faultHandling']>['global']>;
+/** Runs each call once as it is (the client only ever calls execute). */
+const callOnce = { execute: <T>(fn: () => T | PromiseLike<T>): Promise<T> => Promise.resolve().then(fn) } as unknown as FaultPolicy;
+
+interface Pem {
+  readonly ca: Buffer | undefined;
+  readonly cert: Buffer | undefined;
+  readonly key: Buffer | undefined;
+}
+
+/** A host of the etcd3 client's connection pool (not exported by the package). */
+interface PoolHost {
+  channelCredentials: grpc.ChannelCredentials;
+}
+
+/**
+ * Makes etcd clients and keeps their TLS credentials current. Create with load() (which reads the
+ * files and throws a clear error when one cannot be read or the pair does not match), call
+ * watch() to follow rotations, stop() when the server stops.
+ */
+export class EtcdClientFactory {
+  private credentials: grpc.ChannelCredentials | undefined;
+  private readonly clients = new Set<Etcd3>();
+  private fileWatch: FileWatch | undefined;
+
+  private constructor(
+    private readonly files: EtcdTlsFiles,
+    private pem: Pem,
+  ) {
+    this.credentials = pem.ca || pem.cert ? credentialsOf(pem) : undefined;
+  }
+
+  /** Reads the TLS files (none given: a factory for plain and system-root TLS clients). */
+  static async load(files: EtcdTlsFiles): Promise<EtcdClientFactory> {
+    return new EtcdClientFactory(files, await readPem(files));
+  }
+
+  /** A factory without TLS files (tests, tools): plain clients, and https ones with the system roots. */
+  static plain(): EtcdClientFactory {
+    return new EtcdClientFactory({ caFile: '', certFile: '', keyFile: '' }, { ca: undefined, cert: undefined, key: undefined });
+  }
+
+  /** A new client for servers (one list, one scheme); closed by its owner, tracked for rotation. */
+  client(servers: readonly string[], purpose: EtcdClientPurpose = 'storage'): Etcd3 {
+    const secure = servers.some((s) => s.startsWith('https://'));
+    const options: IOptions = {
+      hosts: [...servers],
+      dialTimeout: purpose === 'probe' ? 20_000 : 5000,
+      // Like kube's etcd client, no cap on a response's size: a list of every pod can pass gRPC's
+      // 4 MiB default, and the cache's initial list is one range.
+      grpcOptions: {
+        'grpc.max_receive_message_length': 2 ** 31 - 1,
+        'grpc.max_send_message_length': 2 ** 31 - 1,
+        'grpc.keepalive_time_ms': keepaliveTimeMs,
+        'grpc.keepalive_timeout_ms': keepaliveTimeoutMs,
+      },
+      ...(purpose === 'probe' ? { faultHandling: { host: () => callOnce, global: callOnce } } : {}),
+    };
+    const client = new Etcd3(options);
+    if (secure && this.credentials) setCredentials(client, this.credentials);
+    if (secure) {
+      this.clients.add(client);
+      const close = client.close.bind(client);
+      client.close = () => {
+        this.clients.delete(client);
+        close();
+      };
+    }
+    return client;
+  }
+
+  /** Follows changes of the TLS files (kube's one-minute re-check plus a file system watch). */
+  watch(onError: (message: string) => void, intervalMs = 60_000): void {
+    const paths = [this.files.caFile, this.files.certFile, this.files.keyFile].filter((f) => f !== '');
+    if (paths.length === 0 || this.fileWatch) return;
+    this.fileWatch = watchFiles(paths, () => void this.reload().catch((err: unknown) => onError(`etcd client certificates not reloaded: ${(err as Error).message}`)), {
+      intervalMs,
+    });
+  }
+
+  /** Reads the files again; when they changed, every client's members use them for new connections. */
+  async reload(): Promise<boolean> {
+    const pem = await readPem(this.files);
+    if (same(pem.ca, this.pem.ca) && same(pem.cert, this.pem.cert) && same(pem.key, this.pem.key)) return false;
+    this.pem = pem;
+    this.credentials = credentialsOf(pem);
+    for (const c of this.clients) setCredentials(c, this.credentials);
+    return true;
+  }
+
+  /** Stops following the files (clients stay open: their owners close them). */
+  stop(): void {
+    this.fileWatch?.stop();
+    this.fileWatch = undefined;
+  }
+}
+
+function same(a: Buffer | undefined, b: Buffer | undefined): boolean {
+  return a === undefined || b === undefined ? a === b : a.equals(b);
+}
+
+async function readOne(flag: string, path: string): Promise<Buffer | undefined> {
+  if (path === '') return undefined;
+  try {
+    return await readFile(path);
+  } catch (err) {
+    throw new Error(`${flag}: ${(err as Error).message}`);
+  }
+}
+
+async function readPem(files: EtcdTlsFiles): Promise<Pem> {
+  const pem = {
+    ca: await readOne('--etcd-cafile', files.caFile),
+    cert: await readOne('--etcd-certfile', files.certFile),
+    key: await readOne('--etcd-keyfile', files.keyFile),
+  };
+  // Node checks what gRPC would only find at the first handshake: PEM syntax and a matching pair.
+  try {
+    createSecureContext({ ...(pem.ca ? { ca: pem.ca } : {}), ...(pem.cert && pem.key ? { cert: pem.cert, key: pem.key } : {}) });
+  } catch (err) {
+    throw new Error(`etcd client TLS files (--etcd-cafile, --etcd-certfile, --etcd-keyfile): ${(err as Error).message}`);
+  }
+  return pem;
+}
+
+function credentialsOf(pem: Pem): grpc.ChannelCredentials {
+  return grpc.credentials.createSsl(pem.ca ?? null, pem.key ?? null, pem.cert ?? null);
+}
+
+/**
+ * Gives every member of client's pool the credentials its next connection is made with. The
+ * etcd3 client takes credentials only as construction options, which a rotation cannot change.
+ */
+function setCredentials(client: Etcd3, credentials: grpc.ChannelCredentials): void {
+  const hosts = (client as unknown as { pool: { hosts: PoolHost[] } }).pool.hosts;
+  for (const h of hosts) h.channelCredentials = credentials;
+}
