@@ -21,6 +21,7 @@ import { shutdownFlags } from './shutdown.js';
 import { loggingFlags } from './logging.js';
 import { profilingFlags } from './profiling.js';
 import { metricsFlags } from './metrics.js';
+import { endpointReconcilerFlags } from './endpoint-reconciler.js';
 
 /** One group of flags. */
 export interface FlagGroup<K extends keyof FlagGroupOptions = keyof FlagGroupOptions> {
@@ -59,4 +60,5 @@ export const flagGroups: readonly FlagGroup[] = [
   profilingFlags,
   loggingFlags,
   metricsFlags,
+  endpointReconcilerFlags,
 ];
