@@ -22,6 +22,8 @@ import { chooseAdvertiseAddress, externalAddress, keepKubernetesService, reconci
 import { buildEndpointReconciler, endpointReconcileIntervalMs } from '../controllers/kubernetes-endpoints/build.js';
 import { startApiServerIdentity } from '../controllers/apiserver-identity/start.js';
 import { defaultEndpointReconcilerOptions } from './options/endpoint-reconciler.js';
+import { defaultStorageLeaseOptions } from './options/storage-leases.js';
+import { LeaseManager } from '../storage/etcd3/lease-manager.js';
 import { ensureSystemNamespaces, keepSystemNamespaces } from '../controllers/system-namespaces.js';
 import { DiscoveryHandler } from '../endpoints/discovery/handler.js';
 import { ResourceDispatcher } from '../endpoints/dispatcher.js';
@@ -349,6 +351,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
       endpoints: endpointsStorage,
       endpointSlices: storageOf('discovery.k8s.io', 'endpointslices') as RestStorage,
       client,
+      leaseManager: new LeaseManager(client, (options.storageLeases ?? defaultStorageLeaseOptions).reuseDurationSeconds),
       codec: codecForMediaType(options.storageMediaType),
       prefix: options.etcdPrefix,
       ...(tuning.endpointReconcilerTTLSeconds ? { ttlSeconds: tuning.endpointReconcilerTTLSeconds } : {}),

@@ -23,6 +23,7 @@ import { startServer, type RunningServer } from '../../internal/server/server.js
 import { codecForMediaType } from '../../internal/storage/codec.js';
 import { LeaseManager } from '../../internal/storage/etcd3/lease-manager.js';
 import { groupOptionsFromFlags, testServerOptions } from '../support/server.js';
+import { serviceAccountFlags, writeSigningKey } from '../support/service-accounts.js';
 
 const tuning = (hostname: string): ControlPlaneTuning => ({
   hostname,
@@ -113,8 +114,8 @@ describe('several API servers on one etcd', () => {
   const extraServers: RunningServer[] = [];
   const log = createLogger(0, process.env.CAPSTAN_TEST_LOG !== '1');
 
-  async function start(host: string, advertise: string, hostname: string, flags: readonly string[] = []): Promise<Member> {
-    const extra: Partial<ServerOptions> = { bindAddress: host, advertiseAddress: advertise, controlPlaneTuning: tuning(hostname), ...groupOptionsFromFlags(flags) };
+  async function start(host: string, advertise: string, hostname: string, flags: readonly string[] = [], more: Partial<ServerOptions> = {}): Promise<Member> {
+    const extra: Partial<ServerOptions> = { bindAddress: host, advertiseAddress: advertise, controlPlaneTuning: tuning(hostname), ...groupOptionsFromFlags(flags), ...more };
     const options = testServerOptions(etcd.endpoint, port, join(dir, host), extra);
     const server = await startServer(options, log);
     await server.ready;
@@ -265,12 +266,16 @@ describe('several API servers on one etcd', () => {
     }
   });
 
-  it('--endpoint-reconciler-type=none leaves the Endpoints alone', async () => {
-    const c = await start('127.0.0.4', '192.0.2.12', 'capstan-c', ['--endpoint-reconciler-type=none']);
+  it('--endpoint-reconciler-type=none leaves the Endpoints alone; --external-hostname names the generated URLs', async () => {
+    const key = await writeSigningKey('rsa');
+    const c = await start('127.0.0.4', '192.0.2.12', 'capstan-c', [...serviceAccountFlags(key), '--endpoint-reconciler-type=none'], { externalHostname: 'api.example.test' });
     extraServers.push(c.server);
     await new Promise((r) => setTimeout(r, 800));
     assert.deepEqual(await endpointIPs(c), ['192.0.2.10', '192.0.2.11']);
     assert.deepEqual(await sliceIPs(c), ['192.0.2.10', '192.0.2.11']);
+    const discovery = await call(c, port, 'GET', '/.well-known/openid-configuration');
+    assert.equal(discovery.status, 200);
+    assert.equal(discovery.json.jwks_uri, `https://api.example.test:${port}/openid/v1/jwks`);
   });
 
   it('a server that stops gracefully takes its address out at once', async () => {

@@ -6,7 +6,7 @@
 import type { Etcd3 } from 'etcd3';
 import type { RestStorage } from '../../registry/interface.js';
 import type { StorageCodec } from '../../storage/codec.js';
-import { LeaseManager } from '../../storage/etcd3/lease-manager.js';
+import type { LeaseManager } from '../../storage/etcd3/lease-manager.js';
 import { ResourceClient } from '../resource-client.js';
 import { EndpointsAdapter } from './endpoints-adapter.js';
 import { InstanceCountEndpointReconciler } from './instance-count-reconciler.js';
@@ -25,6 +25,8 @@ export interface EndpointReconcilerDeps {
   readonly endpoints: RestStorage;
   readonly endpointSlices: RestStorage;
   readonly client: Etcd3;
+  /** The server's etcd lease manager (--lease-reuse-duration-seconds). */
+  readonly leaseManager: LeaseManager;
   readonly codec: StorageCodec;
   /** --etcd-prefix. */
   readonly prefix: string;
@@ -39,6 +41,6 @@ export function buildEndpointReconciler(deps: EndpointReconcilerDeps): EndpointR
     endpointSlices: new ResourceClient(deps.endpointSlices, 'discovery.k8s.io', 'endpointslices'),
   });
   if (deps.type === 'master-count') return new InstanceCountEndpointReconciler(adapter, deps.apiserverCount);
-  const leases = new MasterLeases(deps.client, deps.codec, new LeaseManager(deps.client), deps.prefix, deps.ttlSeconds ?? endpointReconcilerTTLSeconds);
+  const leases = new MasterLeases(deps.client, deps.codec, deps.leaseManager, deps.prefix, deps.ttlSeconds ?? endpointReconcilerTTLSeconds);
   return new LeaseEndpointReconciler(adapter, leases);
 }
