@@ -19,15 +19,17 @@ export class IdentityLeaseGC {
     private readonly log: Logger,
   ) {}
 
-  /** Collects every period (the first pass one period after start, as kube's wait.Until after sync). */
+  /** Collects now and then every period (kube's wait.Until). */
   start(): void {
-    this.timer = setInterval(() => {
+    const tick = (): void => {
       if (this.running) return;
       this.running = true;
       this.gc()
         .catch((err: unknown) => this.log.error(`Error while listing apiserver leases: ${(err as Error).message}`))
         .finally(() => (this.running = false));
-    }, this.periodMs);
+    };
+    tick();
+    this.timer = setInterval(tick, this.periodMs);
     this.timer.unref();
   }
 
