@@ -1,8 +1,9 @@
 /**
- * The default/kubernetes Service and its Endpoints, as kube-apiserver's bootstrap controller
+ * The default/kubernetes Service and its endpoints, as kube-apiserver's bootstrap controller
  * keeps them: the Service holds the first address of --service-cluster-ip-range on port 443, and
- * the Endpoints point at this server's advertise address and --secure-port. Reconciled at start
- * and periodically, so a deleted or edited object comes back.
+ * the endpoint reconciler (--endpoint-reconciler-type; kubernetes-endpoints/) lists this server's
+ * advertise address and --secure-port in the Endpoints and EndpointSlice. Reconciled at start and
+ * every interval (kube's 10 s), so a deleted or edited object comes back.
  */
 import { networkInterfaces } from 'node:os';
 import type { KubeObject } from '../../api/meta/types.js';
@@ -10,6 +11,7 @@ import { hasReason } from '../apierrors/status-error.js';
 import type { Logger } from '../observability/logging.js';
 import type { RestStorage } from '../registry/interface.js';
 import { internalContext } from '../request/context.js';
+import type { EndpointPort, EndpointReconciler } from './kubernetes-endpoints/interface.js';
 
 /** Where the Service and Endpoints point. */
 export interface KubernetesServiceConfig {
@@ -17,6 +19,8 @@ export interface KubernetesServiceConfig {
   readonly securePort: number;
   /** The address in the Endpoints; undefined when the host has none usable (Endpoints then left alone). */
   readonly advertiseAddress: string | undefined;
+  /** The endpoint reconciler; undefined with --endpoint-reconciler-type=none (Endpoints left alone). */
+  readonly reconciler: EndpointReconciler | undefined;
 }
 
 /** kube's rule: --advertise-address, else --bind-address, else the host's first non-loopback IPv4. */
@@ -27,6 +31,16 @@ export function chooseAdvertiseAddress(flag: string | undefined, bindAddress: st
     for (const a of addrs ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
   }
   return undefined;
+}
+
+/**
+ * kube's ExternalAddress: --external-hostname, else the advertise address, else the host name; a
+ * host without a port gets the secure port (Go's SplitHostPort decides whether one is there).
+ */
+export function externalAddress(host: string, securePort: number): string {
+  const hasPort = /^\[[^\]]*\]:[^:]*$/.test(host) || /^[^:[\]]*:[^:]*$/.test(host);
+  if (hasPort) return host;
+  return host.includes(':') ? `[${host}]:${securePort}` : `${host}:${securePort}`;
 }
 
 function desiredService(cfg: KubernetesServiceConfig): KubeObject {
@@ -44,13 +58,8 @@ function desiredService(cfg: KubernetesServiceConfig): KubeObject {
   };
 }
 
-function desiredEndpoints(cfg: KubernetesServiceConfig, ip: string): KubeObject {
-  return {
-    kind: 'Endpoints',
-    apiVersion: 'v1',
-    metadata: { name: 'kubernetes', namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
-    subsets: [{ addresses: [{ ip }], ports: [{ name: 'https', port: cfg.securePort, protocol: 'TCP' }] }],
-  };
+function endpointPorts(cfg: KubernetesServiceConfig): EndpointPort[] {
+  return [{ name: 'https', port: cfg.securePort, protocol: 'TCP' }];
 }
 
 async function ensure(storage: RestStorage, resource: string, want: KubeObject, differs: (have: KubeObject) => boolean, patch: (have: KubeObject) => KubeObject): Promise<void> {
@@ -76,8 +85,8 @@ async function ensure(storage: RestStorage, resource: string, want: KubeObject, 
   await update(internalContext({ verb: 'update', resource, namespace: 'default', name: 'kubernetes' }), 'kubernetes', { updatedObject: async (_c, old) => patch(structuredClone(old ?? have)) }, { dryRun: false });
 }
 
-/** Creates or repairs default/kubernetes (Service and Endpoints). */
-export async function reconcileKubernetesService(services: RestStorage, endpoints: RestStorage, cfg: KubernetesServiceConfig): Promise<void> {
+/** Creates or repairs default/kubernetes: the Service, then its endpoints through the reconciler. */
+export async function reconcileKubernetesService(services: RestStorage, cfg: KubernetesServiceConfig): Promise<void> {
   const svc = desiredService(cfg);
   await ensure(
     services,
@@ -86,23 +95,41 @@ export async function reconcileKubernetesService(services: RestStorage, endpoint
     (have) => JSON.stringify((have.spec as Record<string, unknown> | undefined)?.ports) !== JSON.stringify((svc.spec as Record<string, unknown>).ports),
     (have) => ({ ...have, spec: { ...((have.spec as object | undefined) ?? {}), ports: (svc.spec as Record<string, unknown>).ports } }),
   );
-  if (!cfg.advertiseAddress) return;
-  const eps = desiredEndpoints(cfg, cfg.advertiseAddress);
-  await ensure(
-    endpoints,
-    'endpoints',
-    eps,
-    (have) => JSON.stringify(have.subsets) !== JSON.stringify(eps.subsets),
-    (have) => ({ ...have, subsets: eps.subsets }),
-  );
+  if (!cfg.advertiseAddress || !cfg.reconciler) return;
+  await cfg.reconciler.reconcile(cfg.advertiseAddress, endpointPorts(cfg), true);
 }
 
-/** Reconciles now and then every intervalMs; returns the stop function. */
-export function keepKubernetesService(services: RestStorage, endpoints: RestStorage, cfg: KubernetesServiceConfig, log: Logger, intervalMs = 10_000): () => void {
+/** Reconciles every intervalMs (kube's 10 s); returns the stop function. */
+export function keepKubernetesService(services: RestStorage, cfg: KubernetesServiceConfig, log: Logger, intervalMs = 10_000): () => void {
   const run = (): void => {
-    reconcileKubernetesService(services, endpoints, cfg).catch((err: unknown) => log.warn(`reconciling default/kubernetes failed: ${(err as Error).message}`));
+    reconcileKubernetesService(services, cfg).catch((err: unknown) => log.warn(`reconciling default/kubernetes failed: ${(err as Error).message}`));
   };
   const timer = setInterval(run, intervalMs);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/**
+ * kube's pre-shutdown hook of the bootstrap controller: no more reconciling, then this server's
+ * address is taken out (its lease removed and the endpoints rewritten), waiting at most two
+ * intervals for that.
+ */
+export async function removeFromKubernetesService(cfg: KubernetesServiceConfig, log: Logger, intervalMs = 10_000): Promise<void> {
+  const reconciler = cfg.reconciler;
+  if (!reconciler || !cfg.advertiseAddress) return;
+  reconciler.stopReconciling();
+  let timer: NodeJS.Timeout | undefined;
+  const removed = reconciler.remove(cfg.advertiseAddress, endpointPorts(cfg)).then(
+    () => true,
+    (err: unknown) => {
+      log.error(`Unable to remove endpoints from kubernetes service: ${(err as Error).message}`);
+      return true;
+    },
+  );
+  const timedOut = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), 2 * intervalMs);
+    timer.unref();
+  });
+  if (!(await Promise.race([removed, timedOut]))) log.warn('RemoveEndpoints() timed out');
+  clearTimeout(timer);
 }

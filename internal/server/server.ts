@@ -17,7 +17,12 @@ import { hasReason } from '../apierrors/status-error.js';
 import { ClusterRoleAggregationController } from '../controllers/clusterrole-aggregation.js';
 import { NamespaceController } from '../controllers/namespace/controller.js';
 import { ServiceAccountTokenController } from '../controllers/service-account-token/controller.js';
-import { chooseAdvertiseAddress, keepKubernetesService, reconcileKubernetesService } from '../controllers/kubernetes-service.js';
+import { chooseAdvertiseAddress, externalAddress, keepKubernetesService, reconcileKubernetesService, removeFromKubernetesService } from '../controllers/kubernetes-service.js';
+import { buildEndpointReconciler, endpointReconcileIntervalMs } from '../controllers/kubernetes-endpoints/build.js';
+import { startApiServerIdentity } from '../controllers/apiserver-identity/start.js';
+import { defaultEndpointReconcilerOptions } from './options/endpoint-reconciler.js';
+import { defaultStorageLeaseOptions } from './options/storage-leases.js';
+import { LeaseManager } from '../storage/etcd3/lease-manager.js';
 import { ensureSystemNamespaces, keepSystemNamespaces } from '../controllers/system-namespaces.js';
 import { DiscoveryHandler } from '../endpoints/discovery/handler.js';
 import { ResourceDispatcher } from '../endpoints/dispatcher.js';
@@ -38,7 +43,7 @@ import { buildAuthentication } from '../authn/build.js';
 import { buildAuthorization } from '../authz/build.js';
 import { internalContext } from '../request/context.js';
 import { loadServiceAccountTokenConfig, type ServiceAccountTokenConfig } from '../serviceaccount/config.js';
-import { buildOpenIdMetadata, joinHostPort } from '../serviceaccount/openid-metadata.js';
+import { buildOpenIdMetadata } from '../serviceaccount/openid-metadata.js';
 import { codecForMediaType } from '../storage/codec.js';
 import type { Storage } from '../storage/interface.js';
 import { buildChain } from './chain.js';
@@ -236,7 +241,9 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     shutdownInitiated: lifecycle.signals.shutdownInitiated,
   });
 
-  const openidMetadata = serviceAccountTokens ? openIdMetadataHandler(serviceAccountTokens, joinHostPort(chooseAdvertiseAddress(options.advertiseAddress, options.bindAddress) ?? hostname(), options.securePort), log) : undefined;
+  const openidMetadata = serviceAccountTokens
+    ? openIdMetadataHandler(serviceAccountTokens, externalAddress(options.externalHostname ?? chooseAdvertiseAddress(options.advertiseAddress, options.bindAddress) ?? hostname(), options.securePort), log)
+    : undefined;
   const openapi = new OpenApiV3Handler(installer);
   const openapiV2 = new OpenApiV2Handler(installer);
   const app = buildChain({
@@ -324,16 +331,32 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   aggregationController?.start();
   const serviceStorage = registrations.find((r) => r.group === '' && r.resource === 'services')?.main as RestStorage;
   const endpointsStorage = registrations.find((r) => r.group === '' && r.resource === 'endpoints')?.main as RestStorage;
+  // Several servers on one etcd: the kubernetes Service lists every live one (--endpoint-reconciler-type).
+  const tuning = options.controlPlaneTuning ?? {};
+  const reconcileIntervalMs = tuning.endpointReconcileIntervalMs ?? endpointReconcileIntervalMs;
+  const reconcilerOptions = options.endpointReconciler ?? defaultEndpointReconcilerOptions;
   const kubernetesService = {
     clusterIP: new ClusterIPAllocator(storage, options.serviceClusterIPRange).firstAddress(),
     securePort: boundPort,
     advertiseAddress: chooseAdvertiseAddress(options.advertiseAddress, options.bindAddress),
+    reconciler: buildEndpointReconciler({
+      type: reconcilerOptions.type,
+      apiserverCount: reconcilerOptions.apiserverCount,
+      endpoints: endpointsStorage,
+      endpointSlices: storageOf('discovery.k8s.io', 'endpointslices') as RestStorage,
+      client,
+      leaseManager: new LeaseManager(client, (options.storageLeases ?? defaultStorageLeaseOptions).reuseDurationSeconds),
+      codec: codecForMediaType(options.storageMediaType),
+      prefix: options.etcdPrefix,
+      ...(tuning.endpointReconcilerTTLSeconds ? { ttlSeconds: tuning.endpointReconcilerTTLSeconds } : {}),
+    }),
   };
+  const stopIdentity = startApiServerIdentity(storageOf('coordination.k8s.io', 'leases') as RestStorage, log, tuning);
   let stopKeepingService = (): void => undefined;
   const ready = ensureSystemNamespaces(namespaceStorage, log, postStartHooks.signal)
     .then(() => {
       systemNamespacesReady = true;
-      return reconcileKubernetesService(serviceStorage, endpointsStorage, kubernetesService);
+      return reconcileKubernetesService(serviceStorage, kubernetesService);
     })
     .then(
       () => undefined,
@@ -341,7 +364,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     )
     .then(() => {
       bootstrapReady = true;
-      if (!lifecycle.signals.shutdownInitiated.signaled) stopKeepingService = keepKubernetesService(serviceStorage, endpointsStorage, kubernetesService, log);
+      if (!lifecycle.signals.shutdownInitiated.signaled) stopKeepingService = keepKubernetesService(serviceStorage, kubernetesService, log, reconcileIntervalMs);
     })
     // Authorization is ready once RBAC's informers have synced and its bootstrap roles exist.
     .then(() => security.authorization?.ready);
@@ -358,11 +381,16 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
         watchGraceMs: shutdownOptions.watchTerminationGracePeriodMs,
         requestTimeoutMs: options.requestTimeoutMs,
         log,
-        // kube's bootstrap-controller pre-shutdown hook stops keeping the kubernetes service.
-        preShutdown: () => stopKeepingService(),
+        // kube's bootstrap-controller pre-shutdown hook stops keeping the kubernetes service and
+        // takes this server's address out of its endpoints.
+        preShutdown: async () => {
+          stopKeepingService();
+          await removeFromKubernetesService(kubernetesService, log, reconcileIntervalMs);
+        },
         onStopHttpServer: () => {
           postStartHooks.abort();
           stopKeeping();
+          stopIdentity();
           namespaceController.stop();
           tokenController?.stop();
           aggregationController?.stop();

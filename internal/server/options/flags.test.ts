@@ -14,6 +14,8 @@ import { defaultProfilingOptions } from './profiling.js';
 import { defaultMetricsOptions } from './metrics.js';
 import { defaultSecureServingOptions } from './secure-serving.js';
 import { defaultShutdownOptions } from './shutdown.js';
+import { defaultEndpointReconcilerOptions } from './endpoint-reconciler.js';
+import { defaultStorageLeaseOptions } from './storage-leases.js';
 
 const run = (args: string[]) => parseFlags(args, 'Kubernetes v1.33.0+capstan');
 
@@ -50,7 +52,33 @@ describe('apiserver flags', () => {
       profiling: defaultProfilingOptions,
       logging: defaultLoggingOptions,
       metrics: defaultMetricsOptions,
+      endpointReconciler: defaultEndpointReconcilerOptions,
+      storageLeases: defaultStorageLeaseOptions,
     });
+  });
+
+  it('several servers: --endpoint-reconciler-type, --apiserver-count, --lease-reuse-duration-seconds, --external-hostname', () => {
+    const ok = run(['--etcd-servers=http://e:1', '--endpoint-reconciler-type=none', '--external-hostname=api.example.com', '--lease-reuse-duration-seconds=30']);
+    assert.equal(ok.kind, 'run');
+    if (ok.kind === 'run') {
+      assert.deepEqual(ok.options.endpointReconciler, { type: 'none', apiserverCount: 1 });
+      assert.equal(ok.options.externalHostname, 'api.example.com');
+      assert.deepEqual(ok.options.storageLeases, { reuseDurationSeconds: 30 });
+    }
+    const count = run(['--etcd-servers=http://e:1', '--endpoint-reconciler-type=master-count', '--apiserver-count=3']);
+    assert.equal(count.kind, 'run');
+    if (count.kind === 'run') assert.deepEqual(count.options.endpointReconciler, { type: 'master-count', apiserverCount: 3 });
+    const refused: Array<[string, RegExp]> = [
+      ['--endpoint-reconciler-type=magic', /Reconciler not implemented: magic/],
+      ['--apiserver-count=0', /--apiserver-count should be a positive number, but value '0' provided/],
+      ['--lease-reuse-duration-seconds=0', /--lease-reuse-duration-seconds should be greater than 0, but value '0' provided/],
+      ['--lease-reuse-duration-seconds=1m', /invalid argument "1m" for "--lease-reuse-duration-seconds" flag/],
+    ];
+    for (const [flag, message] of refused) {
+      const r = run(['--etcd-servers=http://e:1', flag]);
+      assert.equal(r.kind, 'exit', flag);
+      if (r.kind === 'exit') assert.match(r.stderr ?? '', message);
+    }
   });
 
   it('--authorization-mode: a list of known modes, each once', () => {

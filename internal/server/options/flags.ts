@@ -45,6 +45,24 @@ export interface ServerOptions extends FlagGroupOptions {
   readonly serviceClusterIPRange: string;
   /** The address the API server advertises to the cluster (the default/kubernetes Endpoints). */
   readonly advertiseAddress?: string;
+  /** --external-hostname: the host (and optional port) of generated URLs (OpenID discovery's jwks_uri). */
+  readonly externalHostname?: string;
+  /**
+   * Not a flag: the several-servers loops' timings and the host name the identity Lease is named
+   * after, for tests that run several servers on one host and cannot wait kube's minutes.
+   * Production uses kube's values (internal/controllers/apiserver-identity, kubernetes-endpoints).
+   */
+  readonly controlPlaneTuning?: ControlPlaneTuning;
+}
+
+/** See ServerOptions.controlPlaneTuning. */
+export interface ControlPlaneTuning {
+  readonly hostname?: string;
+  readonly identityLeaseDurationSeconds?: number;
+  readonly identityLeaseRenewIntervalMs?: number;
+  readonly identityLeaseGCPeriodMs?: number;
+  readonly endpointReconcileIntervalMs?: number;
+  readonly endpointReconcilerTTLSeconds?: number;
 }
 
 /** The outcome of parsing: options to run with, or text to print and an exit code. */
@@ -85,6 +103,7 @@ export function parseFlags(argv: readonly string[], versionText: string): ParseR
     .option('min-request-timeout', { type: 'string', default: '1800', describe: 'The minimum number of seconds a watch handler keeps a request open before timing it out; actual timeouts are randomised between this and twice this.' })
     .option('service-cluster-ip-range', { type: 'string', default: '10.0.0.0/24', describe: 'A CIDR notation IP range from which to assign service cluster IPs.' })
     .option('advertise-address', { type: 'string', describe: 'The IP address on which to advertise the apiserver to members of the cluster. If blank, --bind-address is used, or the first non-loopback address of the host when that is 0.0.0.0.' })
+    .option('external-hostname', { type: 'string', describe: 'The hostname to use when generating externalized URLs for this master (e.g. Swagger API Docs or OpenID Discovery).' })
     .version(false)
     .option('version', { type: 'boolean', describe: 'Print version information and quit' })
     .help('help')
@@ -188,6 +207,7 @@ function validateCore(p: Record<string, unknown>): Omit<ServerOptions, 'verbosit
   }
   const advertise = p['advertise-address'] as string | undefined;
   if (advertise !== undefined && isIP(advertise) === 0) throw new FlagError(`--advertise-address ${JSON.stringify(advertise)} is not a valid IP address`);
+  const externalHostname = p['external-hostname'] as string | undefined;
   return {
     etcdServers: servers,
     etcdPrefix: prefix,
@@ -202,5 +222,6 @@ function validateCore(p: Record<string, unknown>): Omit<ServerOptions, 'verbosit
     minRequestTimeoutSeconds: minRequestTimeout,
     serviceClusterIPRange: serviceRange,
     ...(advertise ? { advertiseAddress: advertise } : {}),
+    ...(externalHostname ? { externalHostname } : {}),
   };
 }

@@ -22,6 +22,8 @@ import { shutdownFlags } from './shutdown.js';
 import { loggingFlags } from './logging.js';
 import { profilingFlags } from './profiling.js';
 import { metricsFlags } from './metrics.js';
+import { endpointReconcilerFlags } from './endpoint-reconciler.js';
+import { storageLeaseFlags } from './storage-leases.js';
 
 /** One group of flags. */
 export interface FlagGroup<K extends keyof FlagGroupOptions = keyof FlagGroupOptions> {
@@ -61,4 +63,6 @@ export const flagGroups: readonly FlagGroup[] = [
   profilingFlags,
   loggingFlags,
   metricsFlags,
+  endpointReconcilerFlags,
+  storageLeaseFlags,
 ];
