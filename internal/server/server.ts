@@ -357,7 +357,6 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
       ...(tuning.endpointReconcilerTTLSeconds ? { ttlSeconds: tuning.endpointReconcilerTTLSeconds } : {}),
     }),
   };
-  const stopIdentity = startApiServerIdentity(storageOf('coordination.k8s.io', 'leases') as RestStorage, log, tuning);
   let stopKeepingService = (): void => undefined;
   const ready = ensureSystemNamespaces(namespaceStorage, log, postStartHooks.signal)
     .then(() => {
@@ -375,6 +374,13 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     // Authorization is ready once RBAC's informers have synced and its bootstrap roles exist.
     .then(() => security.authorization?.ready);
   const stopKeeping = keepSystemNamespaces(namespaceStorage, log);
+  // APIServerIdentity's post-start hooks: once kube-system exists and the watch caches have their
+  // initial state (so the Lease's first write does not come between a cache's start and the last
+  // resourceVersion a client saw before a restart).
+  let stopIdentity = (): void => undefined;
+  void Promise.all([ready, watchCache?.waitReady()]).then(() => {
+    if (!postStartHooks.signal.aborted) stopIdentity = startApiServerIdentity(storageOf('coordination.k8s.io', 'leases') as RestStorage, log, tuning);
+  }, () => undefined);
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
