@@ -84,9 +84,10 @@ export interface RunningServer {
   /**
    * Graceful shutdown, as on SIGTERM (--shutdown-delay-duration, --shutdown-send-retry-after,
    * --shutdown-watch-termination-grace-period); resolves once nothing is served and etcd is
-   * closed. Idempotent.
+   * closed. Idempotent. opts.skipPreShutdownHooks (tests): leave as a killed server would, as far
+   * as the cluster can tell: this server's address stays in etcd until its TTL lapses.
    */
-  stop(): Promise<void>;
+  stop(opts?: { readonly skipPreShutdownHooks?: boolean }): Promise<void>;
 }
 
 /** Starts a server; resolves once it listens. */
@@ -383,7 +384,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   }, () => undefined);
 
   let stopping: Promise<void> | undefined;
-  const stop = (): Promise<void> => {
+  const stop = (opts: { readonly skipPreShutdownHooks?: boolean } = {}): Promise<void> => {
     stopping ??= (async () => {
       await runGracefulShutdown({
         lifecycle,
@@ -397,7 +398,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
         // takes this server's address out of its endpoints.
         preShutdown: async () => {
           stopKeepingService();
-          await removeFromKubernetesService(kubernetesService, log, reconcileIntervalMs);
+          if (!opts.skipPreShutdownHooks) await removeFromKubernetesService(kubernetesService, log, reconcileIntervalMs);
         },
         onStopHttpServer: () => {
           postStartHooks.abort();
