@@ -81,9 +81,10 @@ export interface RunningServer {
   /**
    * Graceful shutdown, as on SIGTERM (--shutdown-delay-duration, --shutdown-send-retry-after,
    * --shutdown-watch-termination-grace-period); resolves once nothing is served and etcd is
-   * closed. Idempotent.
+   * closed. Idempotent. opts.skipPreShutdownHooks (tests): leave as a killed server would, as far
+   * as the cluster can tell: this server's address stays in etcd until its TTL lapses.
    */
-  stop(): Promise<void>;
+  stop(opts?: { readonly skipPreShutdownHooks?: boolean }): Promise<void>;
 }
 
 /** Starts a server; resolves once it listens. */
@@ -351,7 +352,6 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
       ...(tuning.endpointReconcilerTTLSeconds ? { ttlSeconds: tuning.endpointReconcilerTTLSeconds } : {}),
     }),
   };
-  const stopIdentity = startApiServerIdentity(storageOf('coordination.k8s.io', 'leases') as RestStorage, log, tuning);
   let stopKeepingService = (): void => undefined;
   const ready = ensureSystemNamespaces(namespaceStorage, log, postStartHooks.signal)
     .then(() => {
@@ -369,9 +369,16 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     // Authorization is ready once RBAC's informers have synced and its bootstrap roles exist.
     .then(() => security.authorization?.ready);
   const stopKeeping = keepSystemNamespaces(namespaceStorage, log);
+  // APIServerIdentity's post-start hooks: once kube-system exists and the watch caches have their
+  // initial state (so the Lease's first write does not come between a cache's start and the last
+  // resourceVersion a client saw before a restart).
+  let stopIdentity = (): void => undefined;
+  void Promise.all([ready, watchCache?.waitReady()]).then(() => {
+    if (!postStartHooks.signal.aborted) stopIdentity = startApiServerIdentity(storageOf('coordination.k8s.io', 'leases') as RestStorage, log, tuning);
+  }, () => undefined);
 
   let stopping: Promise<void> | undefined;
-  const stop = (): Promise<void> => {
+  const stop = (opts: { readonly skipPreShutdownHooks?: boolean } = {}): Promise<void> => {
     stopping ??= (async () => {
       await runGracefulShutdown({
         lifecycle,
@@ -385,7 +392,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
         // takes this server's address out of its endpoints.
         preShutdown: async () => {
           stopKeepingService();
-          await removeFromKubernetesService(kubernetesService, log, reconcileIntervalMs);
+          if (!opts.skipPreShutdownHooks) await removeFromKubernetesService(kubernetesService, log, reconcileIntervalMs);
         },
         onStopHttpServer: () => {
           postStartHooks.abort();

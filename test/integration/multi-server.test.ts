@@ -16,12 +16,9 @@ import { after, before, describe, it } from 'node:test';
 import { Etcd3 } from 'etcd3';
 import { freePort, startLocalEtcd, type LocalEtcd } from '../../hack/local-etcd.js';
 import { apiServerID } from '../../internal/controllers/apiserver-identity/identity.js';
-import { MasterLeases } from '../../internal/controllers/kubernetes-endpoints/master-leases.js';
 import { createLogger } from '../../internal/observability/logging.js';
 import type { ControlPlaneTuning, ServerOptions } from '../../internal/server/options/flags.js';
 import { startServer, type RunningServer } from '../../internal/server/server.js';
-import { codecForMediaType } from '../../internal/storage/codec.js';
-import { LeaseManager } from '../../internal/storage/etcd3/lease-manager.js';
 import { groupOptionsFromFlags, testServerOptions } from '../support/server.js';
 import { serviceAccountFlags, writeSigningKey } from '../support/service-accounts.js';
 
@@ -251,19 +248,17 @@ describe('several API servers on one etcd', () => {
   });
 
   it('a server that dies drops out when its TTL lapses', async () => {
-    // What a killed server leaves behind: its address's key, renewed no more.
-    const client = new Etcd3({ hosts: [etcd.endpoint] });
-    try {
-      await new MasterLeases(client, codecForMediaType('application/vnd.kubernetes.protobuf'), new LeaseManager(client), '/registry', 1).update('192.0.2.99');
-      await until('the dead server listed', () => endpointIPs(a), (ips) => ips.includes('192.0.2.99'));
-      const listedAt = Date.now();
-      await until('the dead server gone', () => endpointIPs(b), (ips) => !ips.includes('192.0.2.99'));
-      assert.deepEqual(await endpointIPs(a), ['192.0.2.10', '192.0.2.11']);
-      assert.deepEqual(await sliceIPs(a), ['192.0.2.10', '192.0.2.11']);
-      assert.ok(Date.now() - listedAt < 5000);
-    } finally {
-      client.close();
-    }
+    const d = await start('127.0.0.5', '192.0.2.13', 'capstan-d');
+    await until('the new server listed', () => endpointIPs(a), (ips) => ips.includes('192.0.2.13'));
+    // Killed: no pre-shutdown hook takes its address out; its key is renewed no more.
+    await d.server.stop({ skipPreShutdownHooks: true });
+    const stoppedAt = Date.now();
+    assert.ok((await endpointIPs(a)).includes('192.0.2.13'), 'still listed right after it died');
+    await until('the dead server gone', () => endpointIPs(b), (ips) => !ips.includes('192.0.2.13'));
+    // Within its TTL (2 s here, kube's 15 s) and a reconcile interval or two.
+    assert.ok(Date.now() - stoppedAt < 5000, `${Date.now() - stoppedAt} ms`);
+    assert.deepEqual(await endpointIPs(a), ['192.0.2.10', '192.0.2.11']);
+    assert.deepEqual(await sliceIPs(a), ['192.0.2.10', '192.0.2.11']);
   });
 
   it('--endpoint-reconciler-type=none leaves the Endpoints alone; --external-hostname names the generated URLs', async () => {

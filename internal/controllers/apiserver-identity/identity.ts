@@ -6,16 +6,19 @@
 import { createHash } from 'node:crypto';
 import type { KubeObject } from '../../../api/meta/types.js';
 
-/** kube's IdentityLeaseComponentLabelKey and the component value kube-apiserver writes there. */
+/** kube's IdentityLeaseComponentLabelKey. */
 export const identityLabelKey = 'apiserver.kubernetes.io/identity';
+/** The component value kube-apiserver writes under identityLabelKey. */
 export const identityComponent = 'kube-apiserver';
 /** kube's apiv1.LabelHostname. */
 export const hostnameLabelKey = 'kubernetes.io/hostname';
 /** kube's KubeAPIServerIdentityLeaseLabelSelector. */
 export const identityLeaseSelector = `${identityLabelKey}=${identityComponent}`;
-/** kube's IdentityLeaseDurationSeconds, IdentityLeaseRenewIntervalPeriod and IdentityLeaseGCPeriod. */
+/** kube's IdentityLeaseDurationSeconds. */
 export const identityLeaseDurationSeconds = 3600;
+/** kube's IdentityLeaseRenewIntervalPeriod (10 s). */
 export const identityLeaseRenewIntervalMs = 10_000;
+/** kube's IdentityLeaseGCPeriod (an hour). */
 export const identityLeaseGCPeriodMs = 3600_000;
 
 const base32Alphabet = 'abcdefghijklmnopqrstuvwxyz234567';

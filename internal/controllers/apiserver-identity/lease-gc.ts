@@ -33,6 +33,7 @@ export class IdentityLeaseGC {
     this.timer.unref();
   }
 
+  /** Stops collecting (a pass already running finishes). */
   stop(): void {
     clearInterval(this.timer);
   }

@@ -14,8 +14,9 @@ import type { EndpointReconciler, EndpointReconcilerType } from './interface.js'
 import { LeaseEndpointReconciler } from './lease-reconciler.js';
 import { MasterLeases } from './master-leases.js';
 
-/** kube's DefaultEndpointReconcilerInterval and DefaultEndpointReconcilerTTL. */
+/** kube's DefaultEndpointReconcilerInterval (10 s). */
 export const endpointReconcileIntervalMs = 10_000;
+/** kube's DefaultEndpointReconcilerTTL (15 s). */
 export const endpointReconcilerTTLSeconds = 15;
 
 /** What a reconciler is built from. */
