@@ -80,6 +80,16 @@ describe('static pods: kubectl', () => {
   });
 });
 
+describe('static pods: README', () => {
+  it('gives the certificate script the same hosts as these manifests', async () => {
+    const readme = await readFile(join(deployDir, '..', 'README.md'), 'utf8');
+    const block = /^node dist\/hack\/gen-deploy-certs\.js (\S+)((?: \\\n[^\\\n]*)+)$/m.exec(readme);
+    assert.ok(block, 'README has no gen-deploy-certs command for machines');
+    const args = block[2]!.replace(/\\\n/g, ' ').trim().split(/\s+/);
+    assert.deepEqual(parseDeployCertArgs(['x', ...args]).plan, parseDeployCertArgs(['x', ...certArgs]).plan);
+  });
+});
+
 describe('static pods: layout', () => {
   it('three nodes run etcd, the first two an API server, all in kube-system on the host network', () => {
     assert.deepEqual([...nodes.keys()], ['cp-1', 'cp-2', 'cp-3']);
