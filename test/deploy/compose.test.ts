@@ -8,9 +8,13 @@ import { X509Certificate } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { composePlan, generateDeployPki } from '../../hack/deploy-pki.js';
+import { freePort } from '../../hack/local-etcd.js';
 import { loadPolicyFile } from '../../internal/audit/policy/load.js';
+import { useServer } from '../support/server.js';
 import { capstanFlagErrors, composeFile, composeMounts, exists, flagValue, hostPathOf, loadCompose, packageVersion, type ComposeService } from './manifests.js';
 
 const compose = loadCompose();
@@ -21,6 +25,7 @@ const certsDir = join(dirname(composeFile), 'certs');
 const auditDir = join(dirname(composeFile), 'audit');
 let out = '';
 let scratch = '';
+const fx = useServer();
 
 /** The host file behind a container path of svc: the generated certificates stand in for ./certs. */
 function hostFile(svc: ComposeService, p: string): string {
@@ -159,6 +164,24 @@ describe('compose: API servers', () => {
       assert.ok(etcdClient.verify(etcdCA.publicKey), 'the etcd client certificate is signed by the etcd CA');
     });
   }
+});
+
+describe('compose: API server health check', () => {
+  /** Runs the service's health check command with the port and CA moved to the test server's. */
+  function runCheck(port: number, caFile: string): Promise<number> {
+    const test = services['apiserver-1']!.healthcheck!.test;
+    assert.deepEqual(test.slice(0, 3), ['CMD', 'node', '-e']);
+    const script = test[3]!.replace('port: 6443', `port: ${port}`).replace("'/etc/kubernetes/pki/ca.crt'", JSON.stringify(caFile));
+    assert.notEqual(script, test[3]);
+    return new Promise((resolve) => execFile(process.execPath, ['-e', script], { timeout: 10_000 }, (err) => resolve(err ? Number((err as { code?: number }).code ?? -1) : 0)));
+  }
+
+  it('passes against a ready server and fails when nothing answers', async () => {
+    const caFile = join(scratch, 'serving-ca.crt');
+    await writeFile(caFile, fx.ca);
+    assert.equal(await runCheck(fx.port, caFile), 0);
+    assert.equal(await runCheck(await freePort(), caFile), 1);
+  });
 });
 
 describe('compose: load balancer', () => {
