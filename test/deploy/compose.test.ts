@@ -15,7 +15,7 @@ import { composePlan, generateDeployPki } from '../../hack/deploy-pki.js';
 import { freePort } from '../../hack/local-etcd.js';
 import { loadPolicyFile } from '../../internal/audit/policy/load.js';
 import { useServer } from '../support/server.js';
-import { capstanFlagErrors, composeFile, composeMounts, exists, flagValue, hostPathOf, loadCompose, packageVersion, type ComposeService } from './manifests.js';
+import { capstanFlagErrors, composeFile, composeMounts, exists, flagValue, hostPathOf, loadCompose, packageVersion, repoRoot, type ComposeService } from './manifests.js';
 
 const compose = loadCompose();
 const services = compose.services;
@@ -50,7 +50,10 @@ function args(name: string): string[] {
 before(async () => {
   out = await mkdtemp(join(tmpdir(), 'capstan-compose-certs-'));
   scratch = await mkdtemp(join(tmpdir(), 'capstan-compose-state-'));
-  for (const a of apiNames) await mkdir(join(scratch, a), { recursive: true });
+  // The audit folders exist because the README's steps create them (docker would make them root's).
+  const readme = await readFile(join(repoRoot, 'README.md'), 'utf8');
+  const mkdirs = /^mkdir -p (deploy\/compose\/audit\/.*)$/m.exec(readme)?.[1]?.split(/\s+/) ?? [];
+  for (const d of mkdirs) await mkdir(join(scratch, d.slice('deploy/compose/audit/'.length)), { recursive: true });
   await generateDeployPki(out, composePlan);
 });
 after(async () => {
@@ -76,6 +79,15 @@ describe('compose: services', () => {
       for (const e of etcdNames) assert.equal(deps[e]!.condition, 'service_healthy');
     }
     assert.deepEqual(Object.keys(services.capstan!.depends_on ?? {}).sort(), apiNames);
+  });
+
+  it('mount only what exists: repository files, the certificate script\'s output, the audit folders the README creates', () => {
+    for (const [name, svc] of Object.entries(services)) {
+      for (const m of composeMounts(svc)) {
+        if (m.named) assert.ok(m.source in compose.volumes, `${name}: volume ${m.source} is not declared`);
+        else assert.ok(exists(hostFile(svc, m.target)), `${name}: ${m.source} does not exist`);
+      }
+    }
   });
 
   it('match the hosts the certificate script issues for by default', () => {
