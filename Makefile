@@ -6,7 +6,7 @@ NODE ?= node
 NPM ?= npm
 TEST_CONCURRENCY ?= 2
 
-.PHONY: all deps etcd build generate verify run user test test-unit test-integration test-e2e bench clean
+.PHONY: all deps etcd build generate verify run user deploy-certs test test-unit test-integration test-e2e bench clean
 
 all: build
 
@@ -43,6 +43,11 @@ run: build etcd
 # A client certificate and kubeconfig for a user of `make run`: make user NAME=alice GROUP=dev,qa
 user: build
 	$(NODE) dist/hack/add-user.js $(NAME) $(if $(GROUP),--group $(GROUP))
+
+# Every certificate of deploy/ (README, "Running in production"); the defaults are the hosts of
+# deploy/compose: make deploy-certs OUT=/srv/pki DEPLOY_CERTS_ARGS="--etcd-member cp-1=192.168.10.11 ..."
+deploy-certs: build
+	$(NODE) dist/hack/gen-deploy-certs.js $(or $(OUT),deploy/compose/certs) $(DEPLOY_CERTS_ARGS)
 
 # Unit tests sit beside the code; integration and e2e tests start their own etcd (and server).
 test: build etcd verify
