@@ -65,7 +65,9 @@ describe('container image', { timeout: 480_000 }, () => {
     const containerd = await useContainerd();
     t.after(() => containerd.stop());
     t.diagnostic(`containerd at ${containerd.address}, snapshotter ${containerd.snapshotter}`);
+    const importStarted = Date.now();
     await containerd.ctr(['images', 'import', '--snapshotter', containerd.snapshotter, '--base-name', ref.name, join(out, `capstan-${ref.tag}.oci.tar`)], 300_000);
+    t.diagnostic(`ctr images import: ${((Date.now() - importStarted) / 1000).toFixed(0)} s`);
     t.after(() => containerd.ctr(['images', 'rm', '--sync', ref.image, `${ref.name}:${ref.tag}-kube${config.config.Labels?.['io.capstan.kubernetes-version']}`]).catch(() => ''));
 
     const etcd = await startLocalEtcd();
@@ -90,7 +92,7 @@ describe('container image', { timeout: 480_000 }, () => {
     t.after(async () => {
       if (container.exitCode !== null) return;
       await containerd.ctr(['task', 'kill', '--signal', 'SIGTERM', id]).catch(() => '');
-      const stopped = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 20_000))]);
+      const stopped = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 20_000).unref())]);
       if (!stopped) await containerd.ctr(['task', 'kill', '--signal', 'SIGKILL', id]).catch(() => '');
       await exited;
       await containerd.ctr(['containers', 'rm', id]).catch(() => '');
@@ -115,7 +117,8 @@ describe('container image', { timeout: 480_000 }, () => {
     t.diagnostic(`readyz ok from ${ref.image} on https://127.0.0.1:${port} after ${((Date.now() - started) / 1000).toFixed(0)} s in all`);
 
     await containerd.ctr(['task', 'kill', '--signal', 'SIGTERM', id]);
-    const code = await Promise.race([exited, new Promise<string>((r) => setTimeout(() => r('still running'), 30_000))]);
+    const code = await Promise.race([exited, new Promise<string>((r) => setTimeout(() => r('still running'), 30_000).unref())]);
     assert.equal(code, 0, `the server stops cleanly on SIGTERM; container output:\n${output}`);
+    t.diagnostic(`stopped cleanly on SIGTERM after ${((Date.now() - started) / 1000).toFixed(0)} s in all`);
   });
 });
