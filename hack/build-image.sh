@@ -27,6 +27,7 @@ uid=65532
 force=0
 [ "${1:-}" = "--force" ] && force=1
 
+start=$(date +%s)
 die() { echo "build-image: $*" >&2; exit 1; }
 [ -f dist/cmd/apiserver/main.js ] || die "dist/cmd/apiserver/main.js is missing: run \`make build\` first (or \`make image\`)"
 [ "$(id -u)" -eq 0 ] || die "must run as root: mmdebstrap --mode=root writes files owned by root and by uid $uid"
@@ -48,7 +49,6 @@ if [ "$force" -eq 0 ] && [ -f "$archive" ] && [ "$(cat "$out/inputs.sha256" 2>/d
   exit 0
 fi
 
-start=$(date +%s)
 work=$(mktemp -d "${TMPDIR:-/tmp}/capstan-image.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$out"
