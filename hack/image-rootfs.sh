@@ -28,11 +28,13 @@ for d in bin lib lib64 sbin; do [ -e "$rootfs/$d" ] || ln -s "usr/$d" "$rootfs/$
 # What update-ca-certificates would write; Debian's node also loads it as its extra CA bundle.
 mkdir -p "$rootfs/etc/ssl/certs"
 find "$rootfs/usr/share/ca-certificates/mozilla" -name '*.crt' | sort | xargs cat > "$rootfs/etc/ssl/certs/ca-certificates.crt"
-# Documentation, charset converters, debconf and corepack are never used by the server.
+# Documentation, charset converters, debconf and corepack are never used by the server (the last
+# two are dropped whole, their package entries too).
 rm -rf "$rootfs"/usr/share/{doc,man,info,lintian,locale,bug} "$rootfs"/usr/lib/x86_64-linux-gnu/gconv \
   "$rootfs"/usr/bin/debconf* "$rootfs"/usr/share/debconf "$rootfs"/usr/share/perl5 "$rootfs"/var/cache/debconf \
   "$rootfs"/usr/bin/corepack "$rootfs"/usr/share/nodejs/corepack "$rootfs"/var/lib/apt "$rootfs"/var/cache/apt \
-  "$rootfs"/var/log/* "$rootfs"/var/lib/dpkg/{status,available,info,triggers,updates,arch}
+  "$rootfs"/var/log/* "$rootfs"/var/lib/dpkg/{status,available,info,triggers,updates,arch} \
+  "$rootfs"/usr/sbin/dpkg-{preconfigure,reconfigure} "$rootfs"/var/lib/dpkg/status.d/{debconf,node-corepack}
 cat > "$rootfs/etc/passwd" <<PASSWD
 root:x:0:0:root:/root:/sbin/nologin
 nobody:x:65534:65534:nobody:/nonexistent:/sbin/nologin
