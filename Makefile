@@ -6,7 +6,7 @@ NODE ?= node
 NPM ?= npm
 TEST_CONCURRENCY ?= 2
 
-.PHONY: all deps etcd build generate verify run user deploy-certs test test-unit test-integration test-e2e bench clean
+.PHONY: all deps etcd build generate verify run user deploy-certs test test-unit test-integration test-e2e bench image image-test clean
 
 all: build
 
@@ -70,5 +70,15 @@ bench: build etcd
 	$(NODE) --test --test-reporter=dot dist/bench/*.test.js
 	$(NODE) dist/bench/run.js $(BENCH_ARGS)
 
+# The container image (README "Container image"): an OCI layout and archive in _output/image, built
+# offline from Debian packages and npm (root needed; installs mmdebstrap, umoci, containerd, runc).
+image: build
+	hack/build-image.sh
+
+# Builds the image when its inputs changed, runs it with containerd's ctr against a local etcd and
+# checks /readyz over HTTPS (also part of `make test`).
+image-test: build etcd
+	$(NODE) --test dist/test/image/*.test.js
+
 clean:
-	rm -rf dist
+	rm -rf dist _output

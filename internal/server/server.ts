@@ -373,7 +373,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   // initial state (so the Lease's first write does not come between a cache's start and the last
   // resourceVersion a client saw before a restart).
   let stopIdentity = (): void => undefined;
-  void Promise.all([ready, watchCache?.waitReady()]).then(() => {
+  void Promise.all([ready, etcd.main.watchCache?.waitReady(), ...[...etcd.overrides.values()].map((b) => b.watchCache?.waitReady())]).then(() => {
     if (!postStartHooks.signal.aborted) stopIdentity = startApiServerIdentity(storageOf('coordination.k8s.io', 'leases') as RestStorage, log, tuning);
   }, () => undefined);
 
