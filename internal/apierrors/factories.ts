@@ -149,6 +149,15 @@ export function newPathNotFound(): StatusError {
   return new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
 }
 
+/**
+ * 503 ServiceUnavailable for a storage operation that could not reach etcd: kube's ServerTimeout
+ * message and details (retryAfterSeconds, sent as Retry-After) with the code of an outage.
+ */
+export function newStorageUnavailable(gr: GroupResource, operation: string, retryAfterSeconds: number): StatusError {
+  const timeout = newServerTimeout(gr, operation, retryAfterSeconds);
+  return new StatusError(503, 'ServiceUnavailable', timeout.status.message ?? '', timeout.status.details);
+}
+
 /** 500 ServerTimeout: kube's answer when storage cannot be reached; clients retry after retryAfterSeconds. */
 export function newServerTimeout(gr: GroupResource, operation: string, retryAfterSeconds: number): StatusError {
   return new StatusError(

@@ -9,7 +9,7 @@ import {
   newInternalError,
   newNotFound,
   newResourceExpired,
-  newServerTimeout,
+  newStorageUnavailable,
   newTooManyRequests,
   newTooLargeResourceVersion,
   optimisticLockErrorMsg,
@@ -36,7 +36,10 @@ export function interpretStorageError(err: unknown, gr: GroupResource, name: str
     case 'InvalidArgument':
       return newBadRequest(err.message);
     case 'Unreachable':
-      return newServerTimeout(gr, operation, 2);
+      // kube interprets an unreachable etcd as 500 ServerTimeout (or its timeout filter answers
+      // 504 while its etcd client waits); Capstan answers 503 with the same message and
+      // Retry-After: 2, so that monitoring and clients see an outage, not a server bug.
+      return newStorageUnavailable(gr, operation, 2);
     case 'Corrupt':
     case 'Internal':
       return newInternalError(err.message);
