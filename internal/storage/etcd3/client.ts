@@ -85,7 +85,8 @@ export class EtcdClientFactory {
     const secure = servers.some((s) => s.startsWith('https://'));
     const options: IOptions = {
       hosts: [...servers],
-      dialTimeout: purpose === 'probe' ? 20_000 : 5000,
+      // No dialTimeout: etcd3 1.1 documents it but never reads it. A connection that cannot be
+      // made fails the call (UNAVAILABLE) and the call moves on to another member.
       // Like kube's etcd client, no cap on a response's size: a list of every pod can pass gRPC's
       // 4 MiB default, and the cache's initial list is one range.
       grpcOptions: {
