@@ -14,9 +14,10 @@
  * - Keepalive: kube's 30s ping and 10s timeout while calls are open (its clients always watch),
  *   so a member that vanishes without closing its connections is dropped within 40s; one that
  *   closes them (stopped, killed) is noticed at the next call.
- * - Several members: each call goes to a member picked at random; a failed member is skipped
- *   (the call retried on another) and its circuit opens for 5s, after which a call tries it again,
- *   so a member that comes back is used again.
+ * - Several members: each call goes to a member picked at random; a failed member, or one not
+ *   connected within connectWaitMs, is skipped (the call tried on another) and after 3 failures its
+ *   circuit opens for 5s, after which a call tries it again, so a member that comes back is used
+ *   again.
  */
 import { readFile } from 'node:fs/promises';
 import { createSecureContext } from 'node:tls';
