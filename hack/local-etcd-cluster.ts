@@ -62,6 +62,8 @@ export interface LocalEtcdClusterOptions {
   readonly members?: number;
   /** Where each member's log goes (member name appended); discarded when absent. */
   readonly logPrefix?: string;
+  /** More etcd flags for every member. */
+  readonly extraArgs?: readonly string[];
 }
 
 interface Tls {
@@ -156,6 +158,7 @@ export async function startLocalEtcdCluster(options: LocalEtcdClusterOptions = {
       '--peer-trusted-ca-file', files.caFile,
       '--logger', 'zap',
       '--log-level', 'warn',
+      ...(options.extraArgs ?? []),
     ];
     const terminate = async (signal: NodeJS.Signals): Promise<void> => {
       const c = child;

@@ -101,6 +101,9 @@ describe('etcd over TLS, three members', () => {
       watch.close();
     }
     assert.match((await s.request('GET', '/readyz?verbose')).text, /\[\+\]etcd-readiness ok/);
+    // The database size is read from each member on a client of its own, with the same TLS files.
+    const size = (await s.request('GET', '/metrics')).text.split('\n').find((l) => l.startsWith('apiserver_storage_size_bytes{'));
+    assert.ok(size && Number(size.split(' ')[1]) > 0, `apiserver_storage_size_bytes: ${size}`);
   });
 
   it('each member can stop: requests and watches go on, and a member that comes back is used again', async () => {

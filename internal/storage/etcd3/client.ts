@@ -14,14 +14,15 @@
  * - Keepalive: kube's 30s ping and 10s timeout while calls are open (its clients always watch),
  *   so a member that vanishes without closing its connections is dropped within 40s; one that
  *   closes them (stopped, killed) is noticed at the next call.
- * - Several members: each call goes to a member picked at random; a failed member is skipped
- *   (the call retried on another) and its circuit opens for 5s, after which a call tries it again,
- *   so a member that comes back is used again.
+ * - Several members: each call goes to a member picked at random; a failed member, or one not
+ *   connected within connectWaitMs, is skipped (the call tried on another) and after 3 failures its
+ *   circuit opens for 5s, after which a call tries it again, so a member that comes back is used
+ *   again.
  */
 import { readFile } from 'node:fs/promises';
 import { createSecureContext } from 'node:tls';
 import * as grpc from '@grpc/grpc-js';
-import { Etcd3, type IOptions } from 'etcd3';
+import { Etcd3, GRPCUnavailableError, type IOptions } from 'etcd3';
 import { watchFiles, type FileWatch } from '../../server/tls/file-watch.js';
 
 /** The TLS files of kube's storagebackend TransportConfig ("" when not given). */
@@ -48,10 +49,27 @@ interface Pem {
   readonly key: Buffer | undefined;
 }
 
+/** gRPC keepalive: kube's values unless a test needs a member found dead sooner. */
+export interface EtcdKeepalive {
+  readonly timeMs: number;
+  readonly timeoutMs: number;
+}
+
 /** A host of the etcd3 client's connection pool (not exported by the package). */
 interface PoolHost {
   channelCredentials: grpc.ChannelCredentials;
+  readonly host: string;
+  faultHandling: { execute<T>(fn: () => Promise<T>): Promise<T> };
+  getServiceClient(name: string): grpc.Client;
 }
+
+/**
+ * How long a call waits for a member's connection to be made before trying another member. gRPC
+ * has no connect timeout: without this, a call sent to a member whose process hangs (its port
+ * still accepting, the TLS handshake never answered) waits for its whole deadline, where kube's
+ * etcd client only sends calls to members it is connected to.
+ */
+export const connectWaitMs = 5000;
 
 /**
  * Makes etcd clients and keeps their TLS credentials current. Create with load() (which reads the
@@ -66,18 +84,24 @@ export class EtcdClientFactory {
   private constructor(
     private readonly files: EtcdTlsFiles,
     private pem: Pem,
+    private readonly keepalive: EtcdKeepalive,
+    private readonly connectWaitMs: number,
   ) {
     this.credentials = pem.ca || pem.cert ? credentialsOf(pem) : undefined;
   }
 
   /** Reads the TLS files (none given: a factory for plain and system-root TLS clients). */
-  static async load(files: EtcdTlsFiles): Promise<EtcdClientFactory> {
-    return new EtcdClientFactory(files, await readPem(files));
+  static async load(
+    files: EtcdTlsFiles,
+    keepalive: EtcdKeepalive = { timeMs: keepaliveTimeMs, timeoutMs: keepaliveTimeoutMs },
+    connectWait = connectWaitMs,
+  ): Promise<EtcdClientFactory> {
+    return new EtcdClientFactory(files, await readPem(files), keepalive, connectWait);
   }
 
   /** A factory without TLS files (tests, tools): plain clients, and https ones with the system roots. */
   static plain(): EtcdClientFactory {
-    return new EtcdClientFactory({ caFile: '', certFile: '', keyFile: '' }, { ca: undefined, cert: undefined, key: undefined });
+    return new EtcdClientFactory({ caFile: '', certFile: '', keyFile: '' }, { ca: undefined, cert: undefined, key: undefined }, { timeMs: keepaliveTimeMs, timeoutMs: keepaliveTimeoutMs }, connectWaitMs);
   }
 
   /** A new client for servers (one list, one scheme); closed by its owner, tracked for rotation. */
@@ -85,19 +109,24 @@ export class EtcdClientFactory {
     const secure = servers.some((s) => s.startsWith('https://'));
     const options: IOptions = {
       hosts: [...servers],
-      dialTimeout: purpose === 'probe' ? 20_000 : 5000,
+      // No dialTimeout: etcd3 1.1 documents it but never reads it. A connection that cannot be
+      // made fails the call (UNAVAILABLE) and the call moves on to another member.
       // Like kube's etcd client, no cap on a response's size: a list of every pod can pass gRPC's
       // 4 MiB default, and the cache's initial list is one range.
       grpcOptions: {
         'grpc.max_receive_message_length': 2 ** 31 - 1,
         'grpc.max_send_message_length': 2 ** 31 - 1,
-        'grpc.keepalive_time_ms': keepaliveTimeMs,
-        'grpc.keepalive_timeout_ms': keepaliveTimeoutMs,
+        'grpc.keepalive_time_ms': this.keepalive.timeMs,
+        'grpc.keepalive_timeout_ms': this.keepalive.timeoutMs,
+        // The probe's connections are its own: a check reports what its own connection met
+        // (e.g. the TLS error), not the state another client left a shared connection in.
+        ...(purpose === 'probe' ? { 'grpc.use_local_subchannel_pool': 1 } : {}),
       },
       ...(purpose === 'probe' ? { faultHandling: { host: () => callOnce, global: callOnce } } : {}),
     };
     const client = new Etcd3(options);
     if (secure && this.credentials) setCredentials(client, this.credentials);
+    if (purpose === 'storage' && servers.length > 1) waitForConnections(client, this.connectWaitMs);
     if (secure) {
       this.clients.add(client);
       const close = client.close.bind(client);
@@ -174,4 +203,35 @@ function credentialsOf(pem: Pem): grpc.ChannelCredentials {
 function setCredentials(client: Etcd3, credentials: grpc.ChannelCredentials): void {
   const hosts = (client as unknown as { pool: { hosts: PoolHost[] } }).pool.hosts;
   for (const h of hosts) h.channelCredentials = credentials;
+}
+
+/**
+ * Makes each member's calls wait at most waitMs for its connection: a member not connected by
+ * then fails the call as UNAVAILABLE before it is sent, which the pool takes as "try the next
+ * member" and the member's circuit breaker counts. A connected member costs one state read.
+ */
+function waitForConnections(client: Etcd3, waitMs: number): void {
+  const hosts = (client as unknown as { pool: { hosts: PoolHost[] } }).pool.hosts;
+  for (const h of hosts) {
+    const inner = h.faultHandling;
+    h.faultHandling = {
+      execute: (fn) => inner.execute(() => connected(h, waitMs).then(fn)),
+    };
+  }
+}
+
+async function connected(h: PoolHost, waitMs: number): Promise<void> {
+  const channel = h.getServiceClient('KV').getChannel();
+  let state = channel.getConnectivityState(true);
+  if (state === grpc.connectivityState.READY) return;
+  const deadline = Date.now() + waitMs;
+  while (state !== grpc.connectivityState.READY) {
+    if (state === grpc.connectivityState.SHUTDOWN) break;
+    const changed = await new Promise<boolean>((resolve) => channel.watchConnectivityState(state, deadline, (err) => resolve(!err)));
+    if (!changed) break;
+    state = channel.getConnectivityState(true);
+  }
+  if (state !== grpc.connectivityState.READY) {
+    throw new GRPCUnavailableError(`etcd member ${h.host}: not connected within ${waitMs}ms`);
+  }
 }
