@@ -6,33 +6,17 @@
  * reason within their timeout instead of hanging.
  */
 import assert from 'node:assert/strict';
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startLocalEtcdCluster, type EtcdMember, type LocalEtcdCluster } from '../../hack/local-etcd-cluster.js';
 import { createCertificateAuthority } from '../../internal/server/pki.js';
+import { etcdMetric } from '../support/etcd-metrics.js';
 import { startServerOn, type ServerOn } from '../support/server-on.js';
 
 const cms = '/api/v1/namespaces/default/configmaps';
 const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { k: name } });
-
-/** One sample of a member's /metrics (etcd's gRPC server and raft metrics). */
-async function metric(cluster: LocalEtcdCluster, member: EtcdMember, prefix: string): Promise<number> {
-  const [ca, cert, key] = await Promise.all([readFile(cluster.files.caFile), readFile(cluster.files.certFile), readFile(cluster.files.keyFile)]);
-  const url = new URL('/metrics', member.endpoint);
-  const text = await new Promise<string>((resolve, reject) => {
-    httpsRequest({ host: url.hostname, port: url.port, path: url.pathname, ca, cert, key, servername: 'localhost' }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => resolve(body));
-    })
-      .on('error', reject)
-      .end();
-  });
-  const line = text.split('\n').find((l) => l.startsWith(prefix));
-  return Number(line?.split(' ')[1] ?? 'NaN');
-}
 
 /** Reads lines of a watch stream as they come. */
 function openWatch(port: number, ca: string, path: string): { events: Array<{ type: string; object: { metadata: { name: string } } }>; close(): void } {
@@ -110,7 +94,7 @@ describe('etcd over TLS, three members', () => {
     const watch = openWatch(s.port, ca, `${cms}?watch=1&resourceVersion=${(await s.request('GET', cms)).json().metadata.resourceVersion}`);
     try {
       for (const [i, member] of cluster.members.entries()) {
-        const leader = (await metric(cluster, member, 'etcd_server_is_leader ')) === 1;
+        const leader = (await etcdMetric(cluster, member, 'etcd_server_is_leader ')) === 1;
         await member.stop();
         // Without the leader, etcd itself answers nothing until the others elect one (about a
         // second): only then must every request succeed. Without a follower, nothing may fail.
@@ -128,9 +112,9 @@ describe('etcd over TLS, three members', () => {
       const first = cluster.members[0] as EtcdMember;
       await new Promise((r) => setTimeout(r, 5500));
       const ranges = 'grpc_server_handled_total{grpc_code="OK",grpc_method="Range",';
-      const before = await metric(cluster, first, ranges);
+      const before = await etcdMetric(cluster, first, ranges);
       for (let j = 0; j < 40; j++) assert.equal((await s.request('GET', `${cms}/fo-0-0`)).status, 200);
-      const afterCalls = await metric(cluster, first, ranges);
+      const afterCalls = await etcdMetric(cluster, first, ranges);
       assert.ok(afterCalls > before, `${first.name} served no reads after it came back (${before} -> ${afterCalls})`);
     } finally {
       watch.close();
