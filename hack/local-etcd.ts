@@ -30,6 +30,12 @@ export interface LocalEtcdOptions {
   clientPort?: number;
   /** Where etcd writes its log; discarded when absent. */
   logFile?: string;
+  /**
+   * Runs etcd in a process group of its own, so that a terminal's Ctrl-C reaches only the caller,
+   * which then stops the API server before etcd (`make run`). Tests leave it off: their etcd must
+   * go when they do.
+   */
+  detached?: boolean;
 }
 
 /** Finds a TCP port on 127.0.0.1 that is free right now. */
@@ -104,7 +110,7 @@ async function startOnce(options: LocalEtcdOptions): Promise<LocalEtcd> {
   ];
   const { openSync, closeSync } = await import('node:fs');
   const logFd = options.logFile ? openSync(options.logFile, 'a') : 'ignore';
-  const child = spawn(etcdBinary(), args, { stdio: ['ignore', logFd, logFd], detached: false });
+  const child = spawn(etcdBinary(), args, { stdio: ['ignore', logFd, logFd], detached: options.detached ?? false });
   if (typeof logFd === 'number') closeSync(logFd);
   const spawnError = new Promise<never>((_, reject) => child.once('error', reject));
   spawnError.catch(() => undefined);

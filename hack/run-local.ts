@@ -128,7 +128,9 @@ async function main(): Promise<void> {
   const port = portArg >= 0 ? Number(args[portArg + 1]) : 6443;
   const local = join(root, '.local');
   await mkdir(local, { recursive: true });
-  const etcd = await startLocalEtcd({ dataDir: join(local, 'etcd'), clientPort: await freePort(), logFile: join(local, 'etcd.log') });
+  // etcd and the server run in process groups of their own: Ctrl-C reaches this script alone, which
+  // stops the server (a graceful drain that still writes to etcd) and then etcd.
+  const etcd = await startLocalEtcd({ dataDir: join(local, 'etcd'), clientPort: await freePort(), logFile: join(local, 'etcd.log'), detached: true });
   process.stdout.write(`etcd: ${etcd.endpoint} (data in .local/etcd)\n`);
   const certDir = join(local, 'certs');
   // Secure by default: client certificates from our own CA, Node and RBAC authorization, and
@@ -154,7 +156,7 @@ async function main(): Promise<void> {
   const server = spawn(
     process.execPath,
     [join(root, 'dist', 'cmd', 'apiserver', 'main.js'), '--etcd-servers', etcd.endpoint, '--cert-dir', certDir, '--secure-port', String(port), ...secure, ...serverArgs],
-    { stdio: ['ignore', 'inherit', 'inherit'] },
+    { stdio: ['ignore', 'inherit', 'inherit'], detached: true },
   );
   let stopping = false;
   const stopAll = async (code: number): Promise<never> => {
