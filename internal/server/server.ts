@@ -12,8 +12,10 @@ import type { TLSSocket } from 'node:tls';
 import type { KubeObject } from '../../api/meta/types.js';
 import { AdmissionChain } from '../admission/chain.js';
 import type { AdmissionPlugin } from '../admission/interface.js';
-import { NamespaceLifecycle } from '../admission/plugins/namespace-lifecycle/plugin.js';
-import { hasReason } from '../apierrors/status-error.js';
+import { buildAdmissionPlugins, enabledPlugins } from '../admission/plugins/registry.js';
+import { SharedInformers } from '../controllers/shared-informers.js';
+import { defaultAdmissionOptions } from './options/admission.js';
+import { inServerControllers } from './in-server-controllers.js';
 import { ClusterRoleAggregationController } from '../controllers/clusterrole-aggregation.js';
 import { NamespaceController } from '../controllers/namespace/controller.js';
 import { ServiceAccountTokenController } from '../controllers/service-account-token/controller.js';
@@ -41,7 +43,6 @@ import { buildAudit } from '../audit/build.js';
 import { registerAuditMetrics } from '../audit/metrics.js';
 import { buildAuthentication } from '../authn/build.js';
 import { buildAuthorization } from '../authz/build.js';
-import { internalContext } from '../request/context.js';
 import { loadServiceAccountTokenConfig, type ServiceAccountTokenConfig } from '../serviceaccount/config.js';
 import { buildOpenIdMetadata } from '../serviceaccount/openid-metadata.js';
 import { codecForMediaType } from '../storage/codec.js';
@@ -174,21 +175,30 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   const namespaces = registrations.find((r) => r.group === '' && r.resource === 'namespaces') as ResourceRegistration;
   const namespaceStorage = namespaces.main;
 
-  const admissionPlugins: AdmissionPlugin[] = [
-    new NamespaceLifecycle(async (name, live) => {
-      try {
-        return await (namespaceStorage.get as NonNullable<RestStorage['get']>).call(
-          namespaceStorage,
-          internalContext({ verb: 'get', resource: 'namespaces', name }),
-          name,
-          { resourceVersion: live ? '' : '0' },
-        );
-      } catch (err) {
-        if (hasReason(err, 'NotFound')) return undefined;
-        throw err;
-      }
-    }),
-  ];
+  // Shared by admission plugins and in-server controllers; stopped with the server.
+  const informers = new SharedInformers(storageOf, log);
+  const admissionStop = new AbortController();
+  const admissionOptions = options.admission ?? defaultAdmissionOptions;
+  let admissionPlugins: AdmissionPlugin[];
+  try {
+    admissionPlugins = await buildAdmissionPlugins(
+      enabledPlugins(admissionOptions.enable, admissionOptions.disable),
+      admissionOptions.pluginConfig,
+      { storageOf, informers, authorizer: () => (security.authorization as NonNullable<typeof security.authorization>).authorizer, options, log, metrics, shutdown: admissionStop.signal },
+      new Set(admissionOptions.enable),
+    );
+  } catch (err) {
+    admissionStop.abort();
+    informers.stop();
+    security.authentication.stop();
+    security.authorization.stop();
+    etcd.stopCaches();
+    etcd.close();
+    encryption?.stop();
+    void tracing?.shutdown();
+    throw err;
+  }
+  log.info(`Loaded ${admissionPlugins.length} admission plugin(s) in the following order: ${admissionPlugins.map((p) => p.name).join(',')}.`);
   const admission = tracing ? tracing.admissionChain(admissionPlugins, metrics.admission.observer) : new AdmissionChain(admissionPlugins, metrics.admission.observer);
 
   const shutdownOptions = options.shutdown ?? defaultShutdownOptions;
@@ -377,6 +387,19 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     if (!postStartHooks.signal.aborted) stopIdentity = startApiServerIdentity(storageOf('coordination.k8s.io', 'leases') as RestStorage, log, tuning);
   }, () => undefined);
 
+  // The in-server controllers (internal/server/in-server-controllers.ts), once the system namespaces exist.
+  const controllerStops: (() => void | Promise<void>)[] = [];
+  void ready.then(() => {
+    if (postStartHooks.signal.aborted) return;
+    for (const c of inServerControllers) {
+      try {
+        controllerStops.push(c.start({ storageOf, informers, storage, etcd: client, options, log, metrics, shutdown: admissionStop.signal }));
+      } catch (err) {
+        log.error(`starting controller ${c.name} failed: ${(err as Error).message}`);
+      }
+    }
+  }, () => undefined);
+
   let stopping: Promise<void> | undefined;
   const stop = (opts: { readonly skipPreShutdownHooks?: boolean } = {}): Promise<void> => {
     stopping ??= (async () => {
@@ -401,6 +424,9 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
           namespaceController.stop();
           tokenController?.stop();
           aggregationController?.stop();
+          admissionStop.abort();
+          for (const stopController of controllerStops) void stopController();
+          informers.stop();
         },
         onCut: () => cut.abort(),
       });

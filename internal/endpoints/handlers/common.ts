@@ -282,10 +282,14 @@ export function admissionAttributes(
 export function validatingAdmission(h: HandlerInput, operation: AdmissionOperation, dryRun: boolean): ValidateObjectFunc {
   return async (ctx: RequestContext, obj: KubeObject, old: KubeObject | undefined) => {
     const name = obj.metadata.name ?? '';
-    const attrs =
-      operation === 'DELETE'
-        ? admissionAttributes(h, operation, name, undefined, old ?? obj, dryRun)
-        : admissionAttributes(h, operation, name, obj, old, dryRun);
-    await h.admission.validate(attrs, ctx);
+    if (operation === 'DELETE') {
+      // kube's AdmissionToValidateObjectDeleteFunc: mutating then validating admission, with the
+      // object being deleted as oldObject (mutating plugins see DELETE too, and may refuse it).
+      const attrs = admissionAttributes(h, operation, name, undefined, old ?? obj, dryRun);
+      await h.admission.admit(attrs, ctx);
+      await h.admission.validate(attrs, ctx);
+      return;
+    }
+    await h.admission.validate(admissionAttributes(h, operation, name, obj, old, dryRun), ctx);
   };
 }

@@ -5,6 +5,7 @@
  * what each validates into ServerOptions.
  */
 import type { Argv } from 'yargs';
+import { admissionFlags } from './admission.js';
 import { auditFlags } from './audit.js';
 import { authenticationWebhookFlags } from './authentication-webhook.js';
 import { authenticationFlags } from './authentication.js';
@@ -54,6 +55,7 @@ export const flagGroups: readonly FlagGroup[] = [
   oidcFlags,
   authenticationWebhookFlags,
   authorizationFlags,
+  admissionFlags,
   auditFlags,
   etcdFlags,
   encryptionFlags,

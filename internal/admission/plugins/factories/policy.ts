@@ -1,0 +1,4 @@
+/** Admission plugin factories of this family, by kube's plugin name (see ../registry.ts). */
+import type { AdmissionPluginFactories } from '../deps.js';
+
+export const policyFactories: AdmissionPluginFactories = {};
