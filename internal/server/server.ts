@@ -15,6 +15,7 @@ import type { AdmissionPlugin } from '../admission/interface.js';
 import { buildAdmissionPlugins, enabledPlugins } from '../admission/plugins/registry.js';
 import { SharedInformers } from '../controllers/shared-informers.js';
 import { defaultAdmissionOptions } from './options/admission.js';
+import { defaultControllersOptions } from './options/controllers.js';
 import { inServerControllers } from './in-server-controllers.js';
 import { ClusterRoleAggregationController } from '../controllers/clusterrole-aggregation.js';
 import { NamespaceController } from '../controllers/namespace/controller.js';
@@ -391,9 +392,11 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   const controllerStops: (() => void | Promise<void>)[] = [];
   void ready.then(() => {
     if (postStartHooks.signal.aborted) return;
+    const disabled = (options.controllers ?? defaultControllersOptions).disabled;
     for (const c of inServerControllers) {
+      if (disabled.has(c.name)) continue;
       try {
-        controllerStops.push(c.start({ storageOf, informers, storage, etcd: client, options, log, metrics, shutdown: admissionStop.signal }));
+        controllerStops.push(c.start({ storageOf, informers, storage, etcd: client, options, log, metrics, shutdown: admissionStop.signal, ...(certificate.ca ? { rootCA: certificate.ca } : {}) }));
       } catch (err) {
         log.error(`starting controller ${c.name} failed: ${(err as Error).message}`);
       }

@@ -10,6 +10,7 @@ import { auditFlags } from './audit.js';
 import { authenticationWebhookFlags } from './authentication-webhook.js';
 import { authenticationFlags } from './authentication.js';
 import { authorizationFlags } from './authorization.js';
+import { controllersFlags } from './controllers.js';
 import { corsFlags } from './cors.js';
 import { hstsFlags } from './hsts.js';
 import { secureServingFlags } from './secure-serving.js';
@@ -56,6 +57,7 @@ export const flagGroups: readonly FlagGroup[] = [
   authenticationWebhookFlags,
   authorizationFlags,
   admissionFlags,
+  controllersFlags,
   auditFlags,
   etcdFlags,
   encryptionFlags,
