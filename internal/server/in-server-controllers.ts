@@ -48,3 +48,22 @@ export const inServerControllers: readonly InServerController[] = [
   serviceAccountsController,
   rootCAPublisher,
 ];
+
+/** A kube-controller-manager loop as --controllers names it. */
+export interface ControllerManagerLoop {
+  readonly name: string;
+  readonly controllerManagerAlias: string;
+}
+
+/** The kube-controller-manager loops server.ts starts itself (they need handles these deps do not carry). */
+export const serverStartedLoops: readonly ControllerManagerLoop[] = [
+  { name: 'namespace-controller', controllerManagerAlias: 'namespace' },
+  { name: 'serviceaccount-token-controller', controllerManagerAlias: 'serviceaccount-token' },
+  { name: 'clusterrole-aggregation-controller', controllerManagerAlias: 'clusterrole-aggregation' },
+];
+
+/** Every kube-controller-manager loop Capstan runs, which --controllers selects from. */
+export function controllerManagerLoops(): ControllerManagerLoop[] {
+  const listed = inServerControllers.filter((c): c is InServerController & ControllerManagerLoop => c.controllerManagerAlias !== undefined);
+  return [...serverStartedLoops, ...listed];
+}

@@ -326,7 +326,8 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     contents,
     log,
   });
-  namespaceController.start();
+  const disabledLoops = (options.controllers ?? defaultControllersOptions).disabled;
+  if (!disabledLoops.has('namespace-controller')) namespaceController.start();
   // Capstan has no controller manager: the token controller of Secret-based tokens runs here.
   const tokenController = serviceAccountTokens
     ? new ServiceAccountTokenController({
@@ -337,10 +338,10 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
         log,
       })
     : undefined;
-  tokenController?.start();
+  if (!disabledLoops.has('serviceaccount-token-controller')) tokenController?.start();
   const clusterRoleStorage = storageOf('rbac.authorization.k8s.io', 'clusterroles');
   const aggregationController = clusterRoleStorage ? new ClusterRoleAggregationController({ storage: clusterRoleStorage, log }) : undefined;
-  aggregationController?.start();
+  if (!disabledLoops.has('clusterrole-aggregation-controller')) aggregationController?.start();
   const serviceStorage = registrations.find((r) => r.group === '' && r.resource === 'services')?.main as RestStorage;
   const endpointsStorage = registrations.find((r) => r.group === '' && r.resource === 'endpoints')?.main as RestStorage;
   // Several servers on one etcd: the kubernetes Service lists every live one (--endpoint-reconciler-type).
@@ -392,9 +393,8 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   const controllerStops: (() => void | Promise<void>)[] = [];
   void ready.then(() => {
     if (postStartHooks.signal.aborted) return;
-    const disabled = (options.controllers ?? defaultControllersOptions).disabled;
     for (const c of inServerControllers) {
-      if (disabled.has(c.name)) continue;
+      if (disabledLoops.has(c.name)) continue;
       try {
         controllerStops.push(c.start({ storageOf, informers, storage, etcd: client, options, log, metrics, shutdown: admissionStop.signal, ...(certificate.ca ? { rootCA: certificate.ca } : {}) }));
       } catch (err) {

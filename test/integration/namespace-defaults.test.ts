@@ -55,3 +55,24 @@ describe('namespace defaults', () => {
     }
   });
 });
+
+describe('--controllers turns the copies of kube-controller-manager loops off', () => {
+  const off = useServer({}, ['--controllers=*,-serviceaccount,-namespace-controller']);
+
+  it('no default ServiceAccount is made, and a deleted namespace stays Terminating', async () => {
+    assert.equal((await off.request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'manual' } } })).status, 201);
+    // The publisher is still on: once its ConfigMap is there, the account controller had its chance too.
+    const deadline = Date.now() + 10_000;
+    while ((await off.request('GET', '/api/v1/namespaces/manual/configmaps/kube-root-ca.crt')).status !== 200) {
+      assert.ok(Date.now() < deadline, 'kube-root-ca.crt never came');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal((await off.request('GET', '/api/v1/namespaces/manual/serviceaccounts/default')).status, 404);
+    assert.equal((await off.request('DELETE', '/api/v1/namespaces/manual')).status, 200);
+    await new Promise((r) => setTimeout(r, 1000));
+    const ns = await off.request('GET', '/api/v1/namespaces/manual');
+    assert.equal(ns.status, 200);
+    assert.equal(ns.json().status.phase, 'Terminating');
+  });
+});

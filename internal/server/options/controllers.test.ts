@@ -13,6 +13,7 @@ describe('--controllers', () => {
   it('-name and -alias turn a loop off; a list without * turns off what it does not name', () => {
     assert.deepEqual(disabled(run('--controllers=*,-root-ca-cert-publisher')), ['root-ca-certificate-publisher-controller']);
     assert.deepEqual(disabled(run('--controllers=*,-serviceaccount-controller')), ['serviceaccount-controller']);
+    assert.deepEqual(disabled(run('--controllers=*,-namespace,-clusterrole-aggregation')), ['clusterrole-aggregation-controller', 'namespace-controller']);
     const only = disabled(run('--controllers=serviceaccount'));
     assert.ok(only.includes('root-ca-certificate-publisher-controller'));
     assert.ok(!only.includes('serviceaccount-controller'));

@@ -3,10 +3,11 @@
  * Capstan runs inside the API server are on. '*' turns on every one, 'foo' turns on foo, '-foo'
  * turns it off; names are KCM's ("serviceaccount-controller") or their older aliases
  * ("serviceaccount"). Someone running a real kube-controller-manager against Capstan turns
- * Capstan's copies off here. The API server's own loops (IP repair, bootstrap objects) are not
- * listed: kube-apiserver cannot turn them off either.
+ * Capstan's copies off here (a namespace then stays Terminating until that manager's namespace
+ * controller empties it). The API server's own loops (IP repair, bootstrap objects) are not listed:
+ * kube-apiserver cannot turn them off either.
  */
-import { inServerControllers } from '../in-server-controllers.js';
+import { controllerManagerLoops } from '../in-server-controllers.js';
 import { FlagError, stringSliceFlag } from './flag-values.js';
 import type { FlagGroup } from './groups.js';
 
@@ -27,14 +28,14 @@ export const defaultControllersOptions: ControllersOptions = { disabled: new Set
 
 /** The name of the loop called name or alias, if it is one --controllers selects. */
 function canonical(nameOrAlias: string): string | undefined {
-  return inServerControllers.find((c) => c.controllerManagerAlias !== undefined && (c.name === nameOrAlias || c.controllerManagerAlias === nameOrAlias))?.name;
+  return controllerManagerLoops().find((c) => c.name === nameOrAlias || c.controllerManagerAlias === nameOrAlias)?.name;
 }
 
 /** The --controllers flag group. */
 export const controllersFlags: FlagGroup<'controllers'> = {
   repeatable: ['controllers'],
   register(y) {
-    const names = inServerControllers.filter((c) => c.controllerManagerAlias !== undefined).map((c) => c.name);
+    const names = controllerManagerLoops().map((c) => c.name);
     y.option('controllers', {
       type: 'string',
       describe: `A list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', '-foo' disables the controller named 'foo'.\nAll controllers: ${names.sort().join(', ')} (the kube-controller-manager loops Capstan runs inside the API server).`,
@@ -57,8 +58,7 @@ export const controllersFlags: FlagGroup<'controllers'> = {
       (negated ? off : on).add(name);
     }
     const disabled = new Set<string>();
-    for (const c of inServerControllers) {
-      if (c.controllerManagerAlias === undefined) continue;
+    for (const c of controllerManagerLoops()) {
       if (off.has(c.name) || (!all && !on.has(c.name))) disabled.add(c.name);
     }
     return { controllers: { disabled } };
