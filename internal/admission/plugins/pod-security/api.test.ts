@@ -54,3 +54,17 @@ describe('Pod Security policy labels', () => {
     assert.equal(compareLevels('privileged', 'privileged'), 0);
   });
 });
+
+describe('warn follows a labelled enforce level', () => {
+  it('warns at the enforce level and version unless warn is labelled', () => {
+    const p = (labels: Record<string, string>) => policyToEvaluate(labels, defaults).policy;
+    assert.equal(levelVersionString(p({ 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/enforce-version': 'v1.30' }).warn), 'restricted:v1.30');
+    assert.equal(
+      levelVersionString(p({ 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/warn-version': 'v1.20' }).warn),
+      'restricted:v1.20',
+    );
+    assert.equal(levelVersionString(p({ 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/warn': 'baseline' }).warn), 'baseline:latest');
+    assert.equal(levelVersionString(p({ 'pod-security.kubernetes.io/enforce': 'bogus' }).warn), 'privileged:latest');
+    assert.equal(levelVersionString(p({ 'pod-security.kubernetes.io/enforce-version': 'v1.2' }).warn), 'privileged:latest');
+  });
+});

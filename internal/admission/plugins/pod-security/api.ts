@@ -2,6 +2,7 @@
  * Pod Security levels, policy versions and the namespace labels that choose them
  * (k8s.io/pod-security-admission/api): a label that does not parse still yields a policy, the
  * most restrictive for enforce and the most permissive for audit and warn, plus its field error.
+ * A namespace that enforces a level stricter than its warn level warns at the enforce level too.
  */
 import { invalid, keyPath, type FieldError } from '../../../validation/field-error.js';
 
@@ -116,5 +117,10 @@ export function policyToEvaluate(labels: Readonly<Record<string, string>> | unde
   enforce = version(enforceVersionLabel, level(enforceLevelLabel, false, enforce));
   audit = version(auditVersionLabel, level(auditLevelLabel, true, audit));
   warn = version(warnVersionLabel, level(warnLevelLabel, true, warn));
+  // An enforce level set (validly) by label and stricter than warn also warns, unless warn is labelled.
+  const enforceLabel = labels[enforceLevelLabel];
+  if (labels[warnLevelLabel] === undefined && enforceLabel !== undefined && !parseLevel(enforceLabel).error && compareLevels(enforce.level, warn.level) > 0) {
+    warn = { level: enforce.level, version: labels[warnVersionLabel] === undefined ? enforce.version : warn.version };
+  }
   return { policy: { enforce, audit, warn }, errors };
 }
