@@ -169,6 +169,7 @@ describe('PodSecurity admission', () => {
 
   it('counts evaluations and exemptions', async () => {
     const text = (await fx.request('GET', '/metrics')).text;
+    assert.match(text, /# HELP pod_security_evaluations_total \[ALPHA\] Number of policy evaluations that occurred, not counting ignored or exempt requests\.\n/);
     assert.match(text, /pod_security_evaluations_total\{decision="deny",policy_level="restricted",policy_version="latest",mode="enforce",request_operation="create",resource="pod",subresource=""\} 1/);
     assert.match(text, /pod_security_evaluations_total\{decision="deny",policy_level="restricted",policy_version="latest",mode="warn",request_operation="create",resource="controller",subresource=""\} 1/);
     assert.match(text, /pod_security_exemptions_total\{request_operation="create",resource="pod",subresource=""\} 2/);
