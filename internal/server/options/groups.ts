@@ -11,6 +11,7 @@ import { authenticationWebhookFlags } from './authentication-webhook.js';
 import { authenticationFlags } from './authentication.js';
 import { authorizationFlags } from './authorization.js';
 import { corsFlags } from './cors.js';
+import { defaultTolerationSecondsFlags } from './default-toleration-seconds.js';
 import { hstsFlags } from './hsts.js';
 import { secureServingFlags } from './secure-serving.js';
 import { oidcFlags } from './oidc.js';
@@ -56,6 +57,7 @@ export const flagGroups: readonly FlagGroup[] = [
   authenticationWebhookFlags,
   authorizationFlags,
   admissionFlags,
+  defaultTolerationSecondsFlags,
   auditFlags,
   etcdFlags,
   encryptionFlags,
