@@ -7,11 +7,11 @@ const nodes = new FakeInformer([{ apiVersion: 'v1', kind: 'Node', metadata: { na
 const binding = () => ({ apiVersion: 'v1', kind: 'Binding', metadata: { name: 'p', namespace: 'ns', labels: { 'topology.kubernetes.io/zone': 'mine' } }, target: { kind: 'Node', name: 'n1' } });
 
 describe('PodTopologyLabels', () => {
-  it('copies the zone and region labels to a binding or a bound pod, keeping labels already there', async () => {
+  it('copies the zone and region labels to a binding or a bound pod, replacing values already there', async () => {
     const p = new PodTopologyLabels(() => nodes.asInformer(), true);
     const b = binding();
     await p.admit(attrsFor('CREATE', b, { subresource: 'binding', kind: 'Binding' }), testContext);
-    assert.deepEqual(b.metadata.labels, { 'topology.kubernetes.io/zone': 'mine', 'topology.kubernetes.io/region': 'r1' });
+    assert.deepEqual(b.metadata.labels, { 'topology.kubernetes.io/zone': 'z1', 'topology.kubernetes.io/region': 'r1' });
     const bound = pod('q', { nodeName: 'n1', containers: [] });
     await p.admit(attrsFor('CREATE', bound), testContext);
     assert.deepEqual(bound.metadata.labels, { 'topology.kubernetes.io/zone': 'z1', 'topology.kubernetes.io/region': 'r1' });

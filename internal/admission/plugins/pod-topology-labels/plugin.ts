@@ -3,7 +3,7 @@
  * PodTopologyLabelsAdmission feature gate, off by default): when a pod is bound to a node
  * (pods/binding, or a pod created with spec.nodeName), the node's topology.kubernetes.io/zone and
  * topology.kubernetes.io/region labels are copied onto the Binding (whose labels the binding store
- * copies to the pod), or onto the pod, never overwriting a label already there. Capstan has no
+ * copies to the pod), or onto the pod, replacing a value already there. Capstan has no
  * feature gates yet, so the server builds it disabled, as kube's default does: it then does nothing.
  */
 import type { KubeObject } from '../../../../api/meta/types.js';
@@ -56,6 +56,6 @@ export class PodTopologyLabels implements AdmissionPlugin {
       if (v !== undefined) copied[key] = v;
     }
     if (Object.keys(copied).length === 0) return;
-    target.metadata.labels = { ...copied, ...(target.metadata.labels ?? {}) };
+    target.metadata.labels = { ...(target.metadata.labels ?? {}), ...copied };
   }
 }
