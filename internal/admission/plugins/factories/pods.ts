@@ -23,9 +23,9 @@ import { ServiceAccountAdmission } from '../service-account/plugin.js';
 import { TaintNodesByCondition } from '../taint-nodes-by-condition/plugin.js';
 
 /** A cached-then-informer read for NodeRestriction: the informer starts on the first node request. */
-function informerLookup(deps: AdmissionPluginDeps, resource: string): (namespace: string, name: string) => Promise<KubeObject | undefined> {
+function informerLookup(deps: AdmissionPluginDeps, resource: string, group = ''): (namespace: string, name: string) => Promise<KubeObject | undefined> {
   return async (namespace, name) => {
-    const informer = deps.informers.get('', resource);
+    const informer = deps.informers.get(group, resource);
     await waitForReady(informer);
     return cached(informer, namespace, name);
   };
@@ -42,7 +42,17 @@ export const podsFactories: AdmissionPluginFactories = {
   NodeRestriction: (deps) => {
     const pod = informerLookup(deps, 'pods');
     const node = informerLookup(deps, 'nodes');
-    return new NodeRestriction({ pod, node: (name) => node('', name) });
+    const claim = informerLookup(deps, 'persistentvolumeclaims');
+    const volume = informerLookup(deps, 'persistentvolumes');
+    const csiDriver = informerLookup(deps, 'csidrivers', 'storage.k8s.io');
+    return new NodeRestriction({
+      pod,
+      node: (name) => node('', name),
+      claim,
+      volume: (name) => volume('', name),
+      csiDriver: (name) => csiDriver('', name),
+      authorizer: () => deps.authorizer(),
+    });
   },
   TaintNodesByCondition: () => new TaintNodesByCondition(),
   AlwaysPullImages: () => new AlwaysPullImages(),

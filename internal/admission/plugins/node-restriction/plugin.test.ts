@@ -8,10 +8,17 @@ import { NodeRestriction } from './plugin.js';
 const n1: UserInfo = { name: 'system:node:n1', groups: ['system:nodes', 'system:authenticated'] };
 const node = (name: string, labels: Record<string, string> = {}, spec: Record<string, unknown> = {}): KubeObject => ({ apiVersion: 'v1', kind: 'Node', metadata: { name, uid: `${name}-uid`, labels }, spec });
 const pods: Record<string, KubeObject> = {
-  'ns/mine': pod('mine', { nodeName: 'n1', containers: [] }, { uid: 'mine-uid' }),
+  'ns/mine': pod('mine', { nodeName: 'n1', containers: [], volumes: [{ name: 't', projected: { sources: [{ serviceAccountToken: { path: 'token' } }] } }] }, { uid: 'mine-uid' }),
   'ns/theirs': pod('theirs', { nodeName: 'n2', containers: [] }, { uid: 'theirs-uid' }),
 };
-const plugin = new NodeRestriction({ pod: async (ns, name) => pods[`${ns}/${name}`], node: async (name) => (name === 'n1' ? node('n1') : undefined) });
+const plugin = new NodeRestriction({
+  pod: async (ns, name) => pods[`${ns}/${name}`],
+  node: async (name) => (name === 'n1' ? node('n1') : undefined),
+  claim: async () => undefined,
+  volume: async () => undefined,
+  csiDriver: async () => undefined,
+  authorizer: () => ({ name: 'test', authorize: (a) => ({ decision: a.verb === 'request-serviceaccounts-token-audience' && a.resource === 'granted' ? 'Allow' : 'NoOpinion', reason: '' }) }),
+});
 const asNode = (op: 'CREATE' | 'UPDATE' | 'DELETE', obj: KubeObject | undefined, opts: Parameters<typeof attrsFor>[2] = {}) => attrsFor(op, obj, { user: n1, ...opts });
 const nodeOpts = { resource: 'nodes', kind: 'Node', namespace: '' };
 
@@ -70,11 +77,21 @@ describe('NodeRestriction', () => {
   });
 
   it('lets a node get tokens only for its pods, and touch only its own Lease and CSINode', async () => {
-    const token = (name: string, uid: string) => ({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', metadata: { name: 'default' }, spec: { boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name, uid } } });
+    const token = (name: string, uid: string, audiences?: string[]) => ({
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenRequest',
+      metadata: { name: 'default' },
+      spec: { boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name, uid }, ...(audiences ? { audiences } : {}) },
+    });
     const saOpts = { resource: 'serviceaccounts', subresource: 'token', name: 'default' };
     await plugin.admit(asNode('CREATE', token('mine', 'mine-uid'), saOpts), testContext);
     await assert.rejects(plugin.admit(asNode('CREATE', token('theirs', 'theirs-uid'), saOpts), testContext), /node requested token bound to a pod scheduled on a different node/);
     await assert.rejects(plugin.admit(asNode('CREATE', token('mine', 'stale'), saOpts), testContext), /the UID in the bound object reference \(stale\) does not match/);
+    await assert.rejects(plugin.admit(asNode('CREATE', token('mine', 'mine-uid', ['vault']), saOpts), testContext), {
+      message: 'serviceaccounts "default" is forbidden: audience "vault" not found in pod spec volume, system:node:n1 is not authorized to request tokens for this audience',
+    });
+    await plugin.admit(asNode('CREATE', token('mine', 'mine-uid', ['granted']), saOpts), testContext);
+    await assert.rejects(plugin.admit(asNode('CREATE', token('mine', 'mine-uid', ['a', 'b']), saOpts), testContext), /node may only request 0 or 1 audiences/);
     const lease = (name: string, namespace = 'kube-node-lease') => ({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace } });
     const leaseOpts = (namespace = 'kube-node-lease') => ({ group: 'coordination.k8s.io', resource: 'leases', kind: 'Lease', namespace });
     await plugin.admit(asNode('CREATE', lease('n1'), leaseOpts()), testContext);

@@ -11,11 +11,17 @@ import type { AdmissionAttributes } from '../../interface.js';
 import { admissionForbidden } from '../pod-shared/forbidden.js';
 import { mirrorPodAnnotation, type Pod } from '../pod-shared/pod-types.js';
 import { isDeepStrictEqual } from 'node:util';
+import type { Authorizer } from '../../../authz/interface.js';
+import type { AudienceLookups } from './audience.js';
 
-/** Reads what the rules need: a pod of a namespace, a node (undefined when it does not exist). */
-export interface NodeRestrictionLookups {
+/**
+ * Reads what the rules need: a pod of a namespace, a node, and for token audiences claims, volumes
+ * and CSIDrivers (undefined when absent), and the server's authorizer.
+ */
+export interface NodeRestrictionLookups extends AudienceLookups {
   pod(namespace: string, name: string): Promise<KubeObject | undefined>;
   node(name: string): Promise<KubeObject | undefined>;
+  authorizer(): Authorizer | undefined;
 }
 
 const specOf = (o: KubeObject | undefined): Pod['spec'] => (o as Pod | undefined)?.spec ?? {};

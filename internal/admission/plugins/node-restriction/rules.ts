@@ -10,6 +10,7 @@ import { newNotFound } from '../../../apierrors/factories.js';
 import type { AdmissionAttributes } from '../../interface.js';
 import { admissionForbidden } from '../pod-shared/forbidden.js';
 import { forbiddenLabels, modifiedLabels } from './labels.js';
+import { checkTokenAudience } from './audience.js';
 import type { NodeRestrictionLookups } from './pods.js';
 
 interface NodeSpec {
@@ -88,6 +89,7 @@ export async function admitServiceAccount(node: string, attrs: AdmissionAttribut
     );
   }
   if ((pod.spec as { nodeName?: string } | undefined)?.nodeName !== node) throw admissionForbidden(attrs, 'node requested token bound to a pod scheduled on a different node');
+  await checkTokenAudience(attrs, pod, lookups, lookups.authorizer);
 }
 
 /** leases: only the node's own, in kube-node-lease. */
