@@ -3,7 +3,7 @@
  * kube-api-access token volume and mounts, LimitRange defaults, its PriorityClass's priority and
  * the default toleration seconds; a pod over a LimitRange max is refused with kube's message; with
  * NodeRestriction on, a node's certificate identity cannot modify another node (nor set restricted
- * labels on its own).
+ * labels on its own). PodNodeSelector reads its configuration through --admission-control-config-file.
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
@@ -14,9 +14,16 @@ let clientCA: CertificateAuthority;
 const fx = useServer({}, async () => {
   clientCA = await createCertificateAuthority('client-ca');
   const dir = await tempDir();
+  await writeTemp(dir, 'podnodeselector.yaml', 'podNodeSelectorPluginConfig:\n  clusterDefaultNodeSelector: pool=general\n  admission: pool=general,disk=ssd\n');
+  const admissionConfig = await writeTemp(
+    dir,
+    'admission.yaml',
+    'apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\nplugins:\n- name: PodNodeSelector\n  path: podnodeselector.yaml\n',
+  );
   return [
     `--client-ca-file=${await writeTemp(dir, 'ca.crt', clientCA.certPem)}`,
-    '--enable-admission-plugins=NodeRestriction',
+    '--enable-admission-plugins=NodeRestriction,PodNodeSelector',
+    `--admission-control-config-file=${admissionConfig}`,
     '--default-not-ready-toleration-seconds=120',
   ];
 });
@@ -62,6 +69,13 @@ describe('pod admission plugins', () => {
       { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 120 },
       { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
     ]);
+    assert.deepEqual(pod.spec.nodeSelector, { pool: 'general' }, 'PodNodeSelector: the cluster default from its configuration file');
+  });
+
+  it('PodNodeSelector refuses a selector outside the configured namespace whitelist', async () => {
+    const res = await fx.request('POST', pods, { body: { metadata: { name: 'gpu' }, spec: { nodeSelector: { gpu: 'yes' }, containers: [{ name: 'app', image: 'nginx' }] } } });
+    assert.equal(res.status, 403);
+    assert.equal(res.json().message, 'pods "gpu" is forbidden: pod node label selector labels conflict with its namespace whitelist');
   });
 
   it('refuses a pod over the LimitRange max, an unknown PriorityClass and an account that does not exist', async () => {
