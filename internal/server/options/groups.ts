@@ -12,6 +12,7 @@ import { authenticationFlags } from './authentication.js';
 import { authorizationFlags } from './authorization.js';
 import { controllersFlags } from './controllers.js';
 import { corsFlags } from './cors.js';
+import { defaultTolerationSecondsFlags } from './default-toleration-seconds.js';
 import { hstsFlags } from './hsts.js';
 import { secureServingFlags } from './secure-serving.js';
 import { oidcFlags } from './oidc.js';
@@ -58,6 +59,7 @@ export const flagGroups: readonly FlagGroup[] = [
   authorizationFlags,
   admissionFlags,
   controllersFlags,
+  defaultTolerationSecondsFlags,
   auditFlags,
   etcdFlags,
   encryptionFlags,
