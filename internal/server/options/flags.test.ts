@@ -17,6 +17,7 @@ import { defaultShutdownOptions } from './shutdown.js';
 import { defaultEndpointReconcilerOptions } from './endpoint-reconciler.js';
 import { defaultStorageLeaseOptions } from './storage-leases.js';
 import { defaultAdmissionOptions } from './admission.js';
+import { defaultControllersOptions } from './controllers.js';
 import { defaultTolerationSecondsOptions } from './default-toleration-seconds.js';
 
 const run = (args: string[]) => parseFlags(args, 'Kubernetes v1.33.0+capstan');
@@ -47,6 +48,7 @@ describe('apiserver flags', () => {
       authentication: defaultAuthenticationOptions,
       authorization: defaultAuthorizationOptions,
       admission: defaultAdmissionOptions,
+      controllers: defaultControllersOptions,
       defaultTolerationSeconds: defaultTolerationSecondsOptions,
       audit: defaultAuditOptions,
       etcd: defaultEtcdOptions,
