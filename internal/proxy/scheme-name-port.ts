@@ -25,6 +25,8 @@ export function joinHostPort(host: string, port: string): string {
 
 /** kube's net.JoinPreservingTrailingSlash: the two paths joined, ending in "/" when elem does. */
 export function joinPreservingTrailingSlash(base: string, elem: string): string {
+  // Go's path.Join of nothing is "" (the proxy then redirects to add the slash).
+  if (base === '' && elem === '') return '';
   const joined = `/${[...base.split('/'), ...elem.split('/')].filter((s) => s !== '').join('/')}`;
   return elem.endsWith('/') && !joined.endsWith('/') ? `${joined}/` : joined;
 }
