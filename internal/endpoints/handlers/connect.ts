@@ -23,7 +23,8 @@ export const connectHandler: Handler = async (h) => {
   if (h.query.getAll('dryRun').length > 0) throw newBadRequest('dryRun is not supported');
   const info = h.ctx.requestInfo;
   const path = connectSubpath(info.parts, info.path);
-  const options = { kind: h.scope.kind, apiVersion: h.scope.apiVersion, ...(path ? { path } : {}) } as unknown as KubeObject;
+  // metadata stays empty: the options carry none, but plugins may read object.metadata.
+  const options: KubeObject = { kind: h.scope.kind, apiVersion: h.scope.apiVersion, metadata: {}, ...(path ? { path } : {}) };
   if (h.admission.handles('CONNECT')) {
     const attrs = admissionAttributes(h, 'CONNECT', info.name, options, undefined, false);
     await h.admission.admit(attrs, h.ctx);

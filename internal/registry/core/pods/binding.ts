@@ -31,6 +31,13 @@ export function createdStatus(): KubeObject {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 } as unknown as KubeObject;
 }
 
+/** kube's EnsureObjectNamespaceMatchesRequestNamespace for a body posted to a subresource; fills in an empty namespace. */
+export function ensureRequestNamespace(ctx: RequestContext, obj: KubeObject): void {
+  const own = obj.metadata.namespace ?? '';
+  if (own === '') obj.metadata.namespace = ctx.requestInfo.namespace;
+  else if (own !== ctx.requestInfo.namespace) throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
+}
+
 /** Why the pod cannot be bound, or undefined. */
 function bindRefusal(pod: KubeObject): string | undefined {
   const name = pod.metadata.name ?? '';
@@ -50,6 +57,7 @@ export class BindingStorage implements RestStorage {
   ) {}
 
   async create(ctx: RequestContext, binding: KubeObject, opts: WriteOptions, validate?: ValidateObjectFunc): Promise<KubeObject> {
+    ensureRequestNamespace(ctx, binding);
     const name = this.legacy ? (binding.metadata.name ?? '') : ctx.requestInfo.name;
     if (name !== (binding.metadata.name ?? '')) throw newBadRequest('name in URL does not match name in Binding object');
     const errs = validateBinding(binding);

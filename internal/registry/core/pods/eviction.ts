@@ -15,7 +15,7 @@ import type { GenericStore } from '../../generic/store.js';
 import { listEverything, type DeleteOptions, type RestStorage, type ValidateObjectFunc, type WriteOptions } from '../../interface.js';
 import type { StorageOf } from '../serviceaccounts/bound-object.js';
 import { asObject, stringAt } from '../shared/json-value.js';
-import { createdStatus } from './binding.js';
+import { createdStatus, ensureRequestNamespace } from './binding.js';
 import { budgetsFor, disruptionBudgetError, isPodReady, takeDisruption } from './pdb-budget.js';
 import { updatePodCondition } from './pod-condition.js';
 
@@ -56,6 +56,7 @@ export class EvictionStorage implements RestStorage {
   async create(ctx: RequestContext, eviction: KubeObject, opts: WriteOptions, validate?: ValidateObjectFunc): Promise<KubeObject> {
     const name = ctx.requestInfo.name;
     const namespace = ctx.requestInfo.namespace;
+    ensureRequestNamespace(ctx, eviction);
     if (name !== (eviction.metadata.name ?? '')) throw newBadRequest('name in URL does not match name in Eviction object');
     const body = asObject(eviction.deleteOptions);
     const parsed = parseDeleteOptions(body, new URLSearchParams());
