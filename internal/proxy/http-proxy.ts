@@ -18,6 +18,42 @@ export interface ProxyLocation {
   readonly host: string;
   /** The backend path (already joined with the request's subpath). */
   readonly path: string;
+  /** The request's subpath (what follows .../proxy), to find the proxy prefix of the request path. */
+  readonly subpath: string;
+}
+
+/** The request path up to and including its proxy subresource (kube's PathPrepend). */
+export function proxyPrefix(requestPath: string, subpath: string): string {
+  const trimmed = subpath.replace(/\/+$/, '');
+  const base = requestPath.replace(/\/+$/, '');
+  return trimmed && base.endsWith(trimmed) ? base.slice(0, base.length - trimmed.length) : base;
+}
+
+/**
+ * kube's proxy transport rewriteURL for a redirect: a Location on the backend itself (no host, the
+ * backend's, or the API server's) with an absolute path is sent back through the proxy prefix.
+ */
+export function rewriteLocation(location: string, backendHost: string, requestHost: string, prefix: string): string {
+  let url: URL;
+  try {
+    url = new URL(location, 'http://relative.invalid');
+  } catch {
+    return location;
+  }
+  const relativeHost = url.host === 'relative.invalid';
+  const host = relativeHost ? '' : url.host;
+  // URL drops a scheme's default port: compare hosts as URL writes them.
+  const sameAs = (h: string): boolean => {
+    try {
+      return new URL(`${url.protocol}//${h}`).host === host;
+    } catch {
+      return false;
+    }
+  };
+  if ((host !== '' && !sameAs(backendHost) && !sameAs(requestHost)) || !location.replace(/^[a-z]+:\/\/[^/]*/i, '').startsWith('/')) return location;
+  if (url.pathname.startsWith(prefix)) return relativeHost ? `${url.pathname}${url.search}${url.hash}` : `https://${requestHost}${url.pathname}${url.search}${url.hash}`;
+  const joined = `/${[...prefix.split('/'), ...url.pathname.split('/')].filter(Boolean).join('/')}${url.pathname.endsWith('/') ? '/' : ''}`;
+  return `https://${requestHost}${joined}${url.search}${url.hash}`;
 }
 
 /** A Go-like rendering of a dial error, as kube's message shows it. */
@@ -92,6 +128,9 @@ export function proxyHttp(req: IncomingMessage, res: ServerResponse, location: P
         answered = true;
         const headers: OutgoingHttpHeaders = {};
         for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !hopByHop.has(name)) headers[name] = value;
+        if (typeof headers.location === 'string' && req.headers.host) {
+          headers.location = rewriteLocation(headers.location, location.host, req.headers.host, proxyPrefix(url.pathname, location.subpath));
+        }
         res.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
         answer.pipe(res);
         answer.on('end', () => resolve());

@@ -3,7 +3,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { StatusError } from '../apierrors/status-error.js';
-import { proxyHttp } from './http-proxy.js';
+import { proxyHttp, proxyPrefix, rewriteLocation } from './http-proxy.js';
 import { isGlobalUnicast } from './proxyable-ip.js';
 import { joinHostPort, joinPreservingTrailingSlash, splitSchemeNamePort } from './scheme-name-port.js';
 
@@ -31,6 +31,22 @@ describe('proxy names and addresses', () => {
   });
 });
 
+describe('redirects through the proxy', () => {
+  const prefix = '/api/v1/namespaces/ns/pods/p/proxy';
+  it('finds the proxy prefix of a request path', () => {
+    assert.equal(proxyPrefix(`${prefix}/a/b/`, '/a/b/'), prefix);
+    assert.equal(proxyPrefix(`${prefix}/`, '/'), prefix);
+    assert.equal(proxyPrefix(prefix, ''), prefix);
+  });
+
+  it('rewrites a Location on the backend, leaves other hosts and relative paths alone', () => {
+    assert.equal(rewriteLocation('/login/', '10.0.0.1:80', 'api:6443', prefix), `https://api:6443${prefix}/login/`);
+    assert.equal(rewriteLocation('http://10.0.0.1:80/x?y=1', '10.0.0.1:80', 'api:6443', prefix), `https://api:6443${prefix}/x?y=1`);
+    assert.equal(rewriteLocation('https://example.com/x', '10.0.0.1:80', 'api:6443', prefix), 'https://example.com/x');
+    assert.equal(rewriteLocation('next', '10.0.0.1:80', 'api:6443', prefix), 'next');
+  });
+});
+
 describe('proxyHttp', () => {
   let backend: Server;
   let front: Server;
@@ -48,7 +64,7 @@ describe('proxyHttp', () => {
     target = (backend.address() as AddressInfo).port;
     front = createServer((req, res) => {
       const port = req.url?.startsWith('/dead') ? '1' : String(target);
-      proxyHttp(req, res, { scheme: 'http', host: `127.0.0.1:${port}`, path: '/inner' }).catch((err: unknown) => {
+      proxyHttp(req, res, { scheme: 'http', host: `127.0.0.1:${port}`, path: '/inner', subpath: '' }).catch((err: unknown) => {
         res.writeHead(err instanceof StatusError ? err.code : 500);
         res.end(err instanceof Error ? err.message : '');
       });

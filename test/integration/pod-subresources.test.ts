@@ -137,6 +137,17 @@ describe('pods/eviction', () => {
     for (const name of ['two-a', 'two-b']) {
       assert.equal((await admin('POST', pdbs, { body: { metadata: { name }, spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'two' } } } } })).status, 201);
     }
+    await createPod('sick', { nodeName: 'n1' }, { app: 'sick' });
+    await setPodStatus('sick', { phase: 'Running', conditions: [{ type: 'Ready', status: 'False' }] });
+    assert.equal((await admin('POST', pdbs, { body: { metadata: { name: 'sick' }, spec: { minAvailable: 1, unhealthyPodEvictionPolicy: 'AlwaysAllow', selector: { matchLabels: { app: 'sick' } } } } })).status, 201);
+    await setBudget('sick', 0);
+    const graceful = await admin('POST', `${pods}/sick/eviction`, { body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'sick' }, deleteOptions: { gracePeriodSeconds: 7 } } });
+    assert.equal(graceful.status, 201, graceful.text);
+    const sick = (await admin('GET', `${pods}/sick`)).json();
+    assert.equal(sick.metadata.deletionGracePeriodSeconds, 7, 'deleteOptions are honoured');
+    assert.equal(sick.status.conditions.find((c: any) => c.type === 'DisruptionTarget').reason, 'EvictionByEvictionAPI');
+    assert.equal((await admin('GET', `${pdbs}/sick`)).json().status.disruptionsAllowed, 0, 'an unhealthy pod takes no disruption');
+
     const both = await admin('POST', `${pods}/two-1/eviction`, { body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'two-1' } } });
     assert.equal(both.status, 500);
     assert.equal(both.json().message, 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.');
@@ -180,6 +191,11 @@ describe('pods/proxy and services/proxy', () => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
+        if (req.url === '/moved') {
+          res.writeHead(302, { location: '/login/' });
+          res.end();
+          return;
+        }
         res.writeHead(req.url === '/teapot' ? 418 : 200, { 'content-type': 'application/json', 'x-backend': 'yes' });
         res.end(JSON.stringify({ method: req.method, url: req.url, body: Buffer.concat(chunks).toString(), authorization: req.headers.authorization ?? null, forwardedUri: req.headers['x-forwarded-uri'] }));
       });
@@ -207,6 +223,9 @@ describe('pods/proxy and services/proxy', () => {
     assert.deepEqual([post.json().method, post.json().url, post.json().body], ['POST', '/submit/', 'payload']);
     for (const method of ['PUT', 'PATCH', 'DELETE']) assert.equal((await admin(method, `${pods}/http:px:${port}/proxy/x`, { rawBody: 'b' })).json().method, method);
     assert.equal((await admin('GET', `${pods}/px/proxy/teapot`)).status, 418);
+    const moved = await admin('GET', `${pods}/px/proxy/moved`);
+    assert.equal(moved.status, 302);
+    assert.equal(moved.headers.location, `https://127.0.0.1:${fx.port}${pods}/px/proxy/login/`);
     const redirect = await admin('GET', `${pods}/px/proxy`);
     assert.equal(redirect.status, 301);
     assert.equal(redirect.headers.location, `${pods}/px/proxy/`);

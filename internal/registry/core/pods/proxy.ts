@@ -42,6 +42,7 @@ export class PodProxyStorage implements RestStorage {
       scheme: parsed.scheme === 'https' ? ('https' as const) : ('http' as const),
       host: joinHostPort(ip, port || (parsed.scheme === 'https' ? '443' : '80')),
       path: joinPreservingTrailingSlash('', typeof options.path === 'string' ? options.path : ''),
+      subpath: typeof options.path === 'string' ? options.path : '',
     };
     return async (req, res) => await proxyHttp(req, res, location);
   }

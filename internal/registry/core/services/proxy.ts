@@ -70,6 +70,7 @@ export class ServiceProxyStorage implements RestStorage {
             scheme: parsed.scheme === 'https' ? ('https' as const) : ('http' as const),
             host: joinHostPort(stringAt(addr, 'ip'), String(numberAt(port, 'port') ?? '')),
             path: joinPreservingTrailingSlash('', typeof options.path === 'string' ? options.path : ''),
+            subpath: typeof options.path === 'string' ? options.path : '',
           };
           return async (req, res) => await proxyHttp(req, res, location);
         }
