@@ -11,6 +11,7 @@ import type { RequestContext } from '../request/context.js';
 import type { RequestInfo } from '../request/request-info.js';
 import { escapeFieldValue } from '../selectors/fields.js';
 import type { Handler, HandlerInput } from './handlers/common.js';
+import { connectHandler } from './handlers/connect.js';
 import { createHandler } from './handlers/create.js';
 import { deleteCollectionHandler } from './handlers/delete-collection.js';
 import { deleteHandler } from './handlers/delete.js';
@@ -20,6 +21,7 @@ import { methodNotAllowed } from './handlers/method-not-allowed.js';
 import { patchHandler } from './handlers/patch.js';
 import { updateHandler } from './handlers/update.js';
 import type { ApiInstaller } from './installer.js';
+import type { ResourceScope } from './scope.js';
 import type { ServerMetrics } from '../observability/metrics.js';
 import type { KlogLogger } from '../observability/logging.js';
 
@@ -77,6 +79,7 @@ export class ResourceDispatcher {
     const { info, watchPath } = this.normalise(ctx.requestInfo, query);
     const scope = this.installer.lookup(info.apiGroup, info.apiVersion, info.resource, info.subresource);
     if (!scope) throw newPathNotFound();
+    if (scope.storage.connect) return await this.connect(req, res, ctx, query, scope, info);
     if (info.parts.length > 3 || (info.subresource !== '' && info.name === '')) throw newPathNotFound();
     if (!scope.namespaced && info.namespace !== '') throw newPathNotFound();
     const collectionVerb = info.verb === 'list' || info.verb === 'watch' || info.verb === 'create' || info.verb === 'deletecollection';
@@ -89,7 +92,18 @@ export class ResourceDispatcher {
     if (info.subresource === '' && info.name === '' && info.verb === 'get') throw methodNotAllowed();
     const handler = handlers[info.verb];
     if (!handler || !scope.verbs.has(info.verb)) throw methodNotAllowed();
-    const input: HandlerInput = {
+    await handler(this.input(req, res, ctx, query, scope, info, watchPath));
+  }
+
+  /** A connect subresource (pods/proxy): any subpath, every verb it declares (and OPTIONS, as kube routes it). */
+  private async connect(req: IncomingMessage, res: ServerResponse, ctx: RequestContext, query: URLSearchParams, scope: ResourceScope, info: RequestInfo): Promise<void> {
+    if (info.name === '' || (scope.namespaced && info.namespace === '') || (!scope.namespaced && info.namespace !== '')) throw newPathNotFound();
+    if (!scope.verbs.has(info.verb) && info.verb !== 'options') throw methodNotAllowed();
+    await connectHandler(this.input(req, res, ctx, query, scope, info, false));
+  }
+
+  private input(req: IncomingMessage, res: ServerResponse, ctx: RequestContext, query: URLSearchParams, scope: ResourceScope, info: RequestInfo, watchPath: boolean): HandlerInput {
+    return {
       req,
       res,
       query,
@@ -102,6 +116,5 @@ export class ResourceDispatcher {
       log: this.options.log,
       ...(this.options.metrics ? { metrics: this.options.metrics } : {}),
     };
-    await handler(input);
   }
 }

@@ -45,6 +45,8 @@ const verbMethods: ReadonlyArray<[string, keyof RestStorage]> = [
 ];
 
 function implementedVerbs(storage: RestStorage, declared: readonly string[]): Set<string> {
+  // A connect subresource serves every verb it declares through connect().
+  if (typeof storage.connect === 'function') return new Set(declared);
   const have = new Set(verbMethods.filter(([, m]) => typeof storage[m] === 'function').map(([v]) => v));
   return new Set(declared.filter((v) => have.has(v)));
 }

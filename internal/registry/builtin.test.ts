@@ -8,11 +8,10 @@ import { namespacesModule } from './core/namespaces/store.js';
 import type { ResourceRegistration } from './registration.js';
 
 /** Resources that are not stored objects and come later. */
-const virtualResources = new Set(['bindings', 'componentstatuses']);
-/** Subresources that are not plain storage, or belong to others' work. */
+const virtualResources = new Set(['componentstatuses']);
+/** Subresources that are not plain storage, or belong to others' work (the node agent's). */
 const laterSubresources = new Set([
-  'pods/attach', 'pods/exec', 'pods/log', 'pods/portforward', 'pods/proxy', 'pods/binding', 'pods/eviction', 'pods/ephemeralcontainers', 'pods/resize',
-  'nodes/proxy', 'services/proxy', 'serviceaccounts/token', 'namespaces/finalize',
+  'pods/attach', 'pods/exec', 'pods/log', 'pods/portforward', 'nodes/proxy', 'serviceaccounts/token', 'namespaces/finalize',
 ]);
 
 function registrations(): ResourceRegistration[] {

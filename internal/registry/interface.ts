@@ -3,6 +3,7 @@
  * the verbs it supports. Objects here are in the resource's storage (hub) version; the endpoint
  * layer converts to and from the version a client speaks.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '../../api/meta/types.js';
 import type { RequestContext } from '../request/context.js';
 import type { ListResult, ResourceVersionMatch, StorageWatch } from '../storage/interface.js';
@@ -70,8 +71,22 @@ export interface DeleteResult {
   readonly returnDeletedObject?: boolean;
 }
 
+/** Serves a connected request (kube's rest.Connecter handler): streams the answer itself; rejects with a StatusError before answering. */
+export type ConnectHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
 /** A resource's (or subresource's) storage as the handlers see it. Verbs it lacks answer 405. */
 export interface RestStorage {
+  /**
+   * Other apiVersions whose bodies this endpoint accepts as its own kind because their schema is
+   * the same (pods/eviction takes policy/v1beta1 Evictions, as kube's decoder does).
+   */
+  readonly bodyApiVersions?: readonly string[];
+  /**
+   * A connect subresource (pods/proxy, services/proxy; kube's rest.Connecter): every verb it
+   * declares reaches connect(), after CONNECT admission saw options (the *ProxyOptions object:
+   * kind, apiVersion and path, the request's subpath). name is the path's name ("pod:port").
+   */
+  connect?(ctx: RequestContext, name: string, options: KubeObject): Promise<ConnectHandler>;
   get?(ctx: RequestContext, name: string, opts: GetOptions): Promise<KubeObject>;
   list?(ctx: RequestContext, opts: ListOptions): Promise<ListResult>;
   watch?(ctx: RequestContext, opts: ListOptions): Promise<StorageWatch>;

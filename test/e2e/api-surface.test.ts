@@ -11,8 +11,8 @@ import { useServer } from '../support/server.js';
 
 const fx = useServer();
 
-/** Resources that are not plain storage (reviews, bindings, component statuses): served by later work. */
-const virtualResources = new Set(['/bindings', '/componentstatuses']);
+/** Resources that are not plain storage (component statuses): served by later work. */
+const virtualResources = new Set(['/componentstatuses']);
 
 interface Expected {
   readonly name: string;

@@ -92,9 +92,10 @@ describe('discovery', () => {
     const body = doc.json();
     assert.ok(body.paths['/api/v1/namespaces/{namespace}/configmaps/{name}']);
     assert.equal(body.paths['/api/v1/namespaces/{namespace}/pods/{name}/exec'], undefined);
-    assert.equal(body.paths['/api/v1/namespaces/{namespace}/bindings'], undefined, 'virtual resources are not served yet');
+    assert.ok(body.paths['/api/v1/namespaces/{namespace}/bindings'], 'the legacy bindings resource');
+    assert.ok(body.paths['/api/v1/namespaces/{namespace}/pods/{name}/proxy/{path}'], 'connect subresources with their path');
     assert.ok(body.components.schemas['io.k8s.api.core.v1.ConfigMap']);
-    assert.equal(body.components.schemas['io.k8s.api.core.v1.Binding'], undefined);
+    assert.ok(body.components.schemas['io.k8s.api.core.v1.Binding']);
     const stale = await fx.request('GET', '/openapi/v3/api/v1?hash=ABC');
     assert.equal(stale.status, 301);
   });

@@ -206,7 +206,7 @@ export function decodeExternal(h: HandlerInput, input: DecodedInput, fieldValida
 /** Like decodeExternal, but leaves the object in the endpoint's version (for managed fields). */
 export function decodeExternalObject(h: HandlerInput, input: DecodedInput, fieldValidation: FieldValidation): KubeObject {
   const gvk = { group: apiGroupOf(h.scope.apiVersion), version: versionOf(h.scope.apiVersion), kind: h.scope.kind };
-  let obj = asObject(input.sortKeys ? sortKeysDeep(input.value) : input.value, gvk);
+  let obj = asObject(sameSchemaVersion(h, input.sortKeys ? sortKeysDeep(input.value) : input.value), gvk);
   const prefix = cannotBeHandled(gvk.kind, gvk.version);
   let unknown: readonly string[] = [];
   if (hasSchema(gvk)) {
@@ -227,6 +227,14 @@ export function decodeExternalObject(h: HandlerInput, input: DecodedInput, field
   }
   if (!input.skipDefaulting) h.scope.defaulter?.(obj);
   return obj;
+}
+
+/** A body in another apiVersion the endpoint accepts (RestStorage.bodyApiVersions), relabelled as the endpoint's own. */
+function sameSchemaVersion(h: HandlerInput, value: unknown): unknown {
+  const accepted = h.scope.storage.bodyApiVersions;
+  if (!accepted || typeof value !== 'object' || value === null) return value;
+  const apiVersion = (value as { apiVersion?: unknown }).apiVersion;
+  return typeof apiVersion === 'string' && accepted.includes(apiVersion) ? { ...value, apiVersion: h.scope.apiVersion } : value;
 }
 
 /** Reads and decodes a create/update body into the endpoint's version (defaulted, not converted); 415 for unknown content types. */

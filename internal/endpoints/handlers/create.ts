@@ -24,7 +24,9 @@ export const createHandler: Handler = async (h) => {
   const name = h.scope.subresource === '' ? (obj.metadata.name ?? '') : h.ctx.requestInfo.name;
   await h.admission.admit(admissionAttributes(h, 'CREATE', name, obj, undefined, dryRun), h.ctx);
   const created = await storage.create(h.ctx, obj, writeOptionsFor(opts), validatingAdmission(h, 'CREATE', dryRun));
-  await respondObject(h, target, 201, created);
+  // A subresource may answer with a Status (pods/binding, pods/eviction): its code is the answer's.
+  const code = created.kind === 'Status' && typeof created.code === 'number' ? created.code : 201;
+  await respondObject(h, target, code, created);
 };
 
 /** The store's WriteOptions from parsed query options. */

@@ -39,7 +39,9 @@ function pathTarget(path: string, prefix: string): { resource: string; subresour
   if (rest.startsWith('watch/')) rest = rest.slice('watch/'.length);
   let segs = rest.split('/');
   if (segs[0] === 'namespaces' && segs[1] === '{namespace}' && segs.length >= 3) segs = segs.slice(2);
-  return { resource: segs[0] ?? '', subresource: segs[1] !== undefined ? (segs[2] ?? '') : '', extra: segs.length > 3 };
+  // A connect subresource's path-suffixed form (pods/{name}/proxy/{path}) belongs to it.
+  const proxyPath = segs.length === 4 && segs[2] === 'proxy' && segs[3] === '{path}';
+  return { resource: segs[0] ?? '', subresource: segs[1] !== undefined ? (segs[2] ?? '') : '', extra: segs.length > 3 && !proxyPath };
 }
 
 function collectRefs(value: unknown, out: Set<string>): void {

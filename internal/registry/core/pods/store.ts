@@ -1,19 +1,25 @@
 /**
- * The pods resource (core/v1), stored under /pods/<namespace>/<name>, with pods/status and
- * pods/ephemeralcontainers. The other pod subresources (binding, eviction, log, exec, ...) need
- * the node agent and come later.
+ * The pods resource (core/v1), stored under /pods/<namespace>/<name>, with pods/status,
+ * pods/ephemeralcontainers, pods/resize, pods/binding (and the legacy bindings resource) and
+ * pods/eviction and pods/proxy. log, exec, attach and portforward need the node agent.
  */
-import type { ResourceModule } from '../../registration.js';
+import type { ResourceModule, ResourceRegistration } from '../../registration.js';
 import { GenericStore } from '../../generic/store.js';
 import { StatusStore } from '../../generic/status-store.js';
+import { BindingStorage } from './binding.js';
 import { defaultPodObject } from './defaults.js';
 import { podEphemeralContainersStrategy } from './ephemeral-containers.js';
+import { EvictionStorage } from './eviction.js';
+import { PodProxyStorage } from './proxy.js';
+import { podResizeStrategy } from './resize.js';
 import { podStatusStrategy, podStrategy } from './strategy.js';
 
-/** Builds the pods registration. */
+/** Builds the pods and bindings registrations. */
 export const podsModule: ResourceModule = (deps) => {
   const store = new GenericStore({ group: '', resource: 'pods', kind: 'Pod', keyPrefix: '/pods' }, podStrategy, deps.storage);
-  return [
+  const status = new StatusStore(store, podStatusStrategy);
+  const storageOf = deps.storageOf ?? (() => undefined);
+  const registrations: ResourceRegistration[] = [
     {
       group: '',
       version: 'v1',
@@ -21,12 +27,26 @@ export const podsModule: ResourceModule = (deps) => {
       namespaced: true,
       main: store,
       subresources: {
-        status: new StatusStore(store, podStatusStrategy),
+        status,
         // Only spec.ephemeralContainers gets through, so the status store's shape fits.
         ephemeralcontainers: new StatusStore(store, podEphemeralContainersStrategy),
+        resize: new StatusStore(store, podResizeStrategy),
+        binding: new BindingStorage(store, false),
+        eviction: new EvictionStorage(store, status, storageOf),
+        proxy: new PodProxyStorage(store),
       },
       selectableFields: podStrategy.selectableFields,
       defaulter: defaultPodObject,
     },
+    {
+      group: '',
+      version: 'v1',
+      resource: 'bindings',
+      namespaced: true,
+      main: new BindingStorage(store, true),
+      subresources: {},
+      selectableFields: { extra: [], style: 'core' },
+    },
   ];
+  return registrations;
 };

@@ -1,13 +1,14 @@
 /**
  * The services resource (core/v1), stored under /services/specs/<namespace>/<name> as kube lays
- * it out, with services/status; cluster IPs are allocated from --service-cluster-ip-range. The
- * proxy subresource comes with the proxy work.
+ * it out, with services/status and services/proxy; cluster IPs are allocated from
+ * --service-cluster-ip-range.
  */
 import type { ResourceModule } from '../../registration.js';
 import { GenericStore } from '../../generic/store.js';
 import { StatusStore } from '../../generic/status-store.js';
 import { defaultService } from './defaults.js';
 import { serviceIPHooks } from './allocation.js';
+import { ServiceProxyStorage } from './proxy.js';
 import { ClusterIPAllocator } from './ip-allocator.js';
 import { serviceStatusStrategy, serviceStrategy } from './strategy.js';
 
@@ -27,7 +28,7 @@ export const servicesModule: ResourceModule = (deps) => {
       resource: 'services',
       namespaced: true,
       main: store,
-      subresources: { status: new StatusStore(store, serviceStatusStrategy) },
+      subresources: { status: new StatusStore(store, serviceStatusStrategy), proxy: new ServiceProxyStorage(store, deps.storageOf ?? (() => undefined)) },
       selectableFields: serviceStrategy.selectableFields,
       defaulter: defaultService,
     },
