@@ -5,6 +5,9 @@
  * controller lives in internal/controllers/<name>/ and is listed here once.
  */
 import type { Etcd3 } from 'etcd3';
+import { defaultServiceCIDRController } from '../controllers/default-service-cidr/controller.js';
+import { nodePortRepairController } from '../controllers/node-port-repair/controller.js';
+import { serviceIPRepairController } from '../controllers/service-ip-repair/controller.js';
 import type { SharedInformers, StorageLookup } from '../controllers/shared-informers.js';
 import type { Logger } from '../observability/logging.js';
 import type { ServerMetrics } from '../observability/metrics.js';
@@ -33,4 +36,8 @@ export interface InServerController {
 }
 
 /** Every in-server controller, in start order. */
-export const inServerControllers: readonly InServerController[] = [];
+export const inServerControllers: readonly InServerController[] = [
+  defaultServiceCIDRController,
+  serviceIPRepairController,
+  nodePortRepairController,
+];

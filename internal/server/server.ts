@@ -36,7 +36,8 @@ import type { KlogLogger, Logger } from '../observability/logging.js';
 import { createMetrics, type ServerMetrics } from '../observability/metrics.js';
 import { builtinResourceModules } from '../registry/builtin.js';
 import { namespacesModule } from '../registry/core/namespaces/store.js';
-import { ClusterIPAllocator } from '../registry/core/services/ip-allocator.js';
+import { apiServerServiceIP, parseServiceClusterIPRanges } from '../registry/core/services/service-cidr.js';
+import { defaultServiceNetworkOptions } from './options/service-network.js';
 import type { RestStorage } from '../registry/interface.js';
 import type { ResourceRegistration, SecurityHandles } from '../registry/registration.js';
 import { buildAudit } from '../audit/build.js';
@@ -150,7 +151,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   const serviceAccountTokens = options.serviceAccount ? await loadServiceAccountTokenConfig(options.serviceAccount, certificate, log) : undefined;
   const storageOf = (group: string, resource: string, subresource?: string): RestStorage | undefined => installer.storageOf(group, resource, subresource);
   const registrations: ResourceRegistration[] = [namespacesModule, ...builtinResourceModules].flatMap((m) =>
-    m({ storage, serviceClusterIPRange: options.serviceClusterIPRange, security, storageOf, ...(serviceAccountTokens ? { serviceAccountTokens } : {}) }),
+    m({ storage, serviceClusterIPRange: options.serviceClusterIPRange, serviceNodePortRange: (options.serviceNetwork ?? defaultServiceNetworkOptions).nodePortRange, security, storageOf, ...(serviceAccountTokens ? { serviceAccountTokens } : {}) }),
   );
   const installer = new ApiInstaller(registrations);
   security.authentication = await buildAuthentication(options.authentication, {
@@ -347,7 +348,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   const reconcileIntervalMs = tuning.endpointReconcileIntervalMs ?? endpointReconcileIntervalMs;
   const reconcilerOptions = options.endpointReconciler ?? defaultEndpointReconcilerOptions;
   const kubernetesService = {
-    clusterIP: new ClusterIPAllocator(storage, options.serviceClusterIPRange).firstAddress(),
+    clusterIP: apiServerServiceIP(parseServiceClusterIPRanges(options.serviceClusterIPRange)),
     securePort: boundPort,
     advertiseAddress: chooseAdvertiseAddress(options.advertiseAddress, options.bindAddress),
     reconciler: buildEndpointReconciler({

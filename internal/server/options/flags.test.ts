@@ -16,6 +16,7 @@ import { defaultSecureServingOptions } from './secure-serving.js';
 import { defaultShutdownOptions } from './shutdown.js';
 import { defaultEndpointReconcilerOptions } from './endpoint-reconciler.js';
 import { defaultStorageLeaseOptions } from './storage-leases.js';
+import { defaultServiceNetworkOptions } from './service-network.js';
 
 const run = (args: string[]) => parseFlags(args, 'Kubernetes v1.33.0+capstan');
 
@@ -54,6 +55,7 @@ describe('apiserver flags', () => {
       metrics: defaultMetricsOptions,
       endpointReconciler: defaultEndpointReconcilerOptions,
       storageLeases: defaultStorageLeaseOptions,
+      serviceNetwork: defaultServiceNetworkOptions,
     });
   });
 
