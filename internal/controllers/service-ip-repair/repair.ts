@@ -65,6 +65,15 @@ async function getIP(d: IPRepairDeps, name: string): Promise<KubeObject | undefi
   }
 }
 
+async function getService(d: IPRepairDeps, namespace: string, name: string): Promise<KubeObject | undefined> {
+  try {
+    return await d.services.get(name, namespace);
+  } catch (err) {
+    if (hasReason(err, 'NotFound')) return undefined;
+    throw err;
+  }
+}
+
 async function createIP(d: IPRepairDeps, ip: string, family: IPFamily, svc: KubeObject): Promise<void> {
   const obj = ipAddressObject(ip, family, { namespace: svc.metadata.namespace ?? '', name: svc.metadata.name ?? '' });
   try {
@@ -150,6 +159,8 @@ async function syncIPAddress(d: IPRepairDeps, address: KubeObject, services: Map
   if (!svc) {
     const age = (d.now ?? Date.now)() - Date.parse(address.metadata.creationTimestamp ?? '');
     if (!(age > d.leakGraceMs)) return;
+    // The Service list is a moment old: a Service stored since then is no leak.
+    if (await getService(d, parent.namespace ?? '', parent.name ?? '')) return;
     d.log.error(`IPAddress ${name} appears to have leaked: cleaning up`);
     await d.recorder.event(address, ipRef, 'Warning', 'IPAddressNotAllocated', `IPAddress: ${name} for Service ${parent.namespace ?? ''}/${parent.name ?? ''} appears to have leaked: cleaning up`, 'IPAddressAllocation');
     await remove();

@@ -62,6 +62,11 @@ export function rangeAllocation(range: PortRange, bits: PortBitmap): KubeObject 
 
 /** Allocates node ports; every change is one compare-and-swap of the shared bitmap. */
 export class NodePortAllocator {
+  /** Changes from this server run one at a time (kube's allocator lock); etcd's CAS orders servers. */
+  private queue: Promise<unknown> = Promise.resolve();
+  /** The object as this server last wrote or read it: the first guess of the next change. */
+  private last: KubeObject | undefined;
+
   constructor(
     private readonly storage: Storage,
     readonly range: PortRange,
@@ -69,10 +74,17 @@ export class NodePortAllocator {
   ) {}
 
   /** Applies change to the stored bitmap (created when missing) and returns what it returned. */
-  private async change<T>(fn: (bits: PortBitmap) => T): Promise<T> {
+  private change<T>(fn: (bits: PortBitmap) => T): Promise<T> {
+    const run = this.queue.then(() => this.changeNow(fn));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async changeNow<T>(fn: (bits: PortBitmap) => T): Promise<T> {
     let result: T | undefined;
-    await this.storage.guaranteedUpdate(this.key, {
+    this.last = await this.storage.guaranteedUpdate(this.key, {
       ignoreNotFound: true,
+      ...(this.last ? { cachedExisting: this.last } : {}),
       tryUpdate: (current) => {
         const stored = (current as { range?: string }).range;
         if (stored && stored !== portRangeString(this.range)) {
@@ -161,5 +173,6 @@ export class NodePortAllocator {
         return { ...rangeAllocation(this.range, bits), metadata: current.metadata ?? {} };
       },
     });
+    this.last = undefined;
   }
 }
