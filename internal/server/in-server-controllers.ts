@@ -29,10 +29,17 @@ export interface InServerControllerDeps {
   readonly shutdown: AbortSignal;
 }
 
-/** One loop: start returns its stop (which may finish asynchronously). */
+/**
+ * What start returns: the stop (which may finish asynchronously), optionally carrying synced, a
+ * promise of the loop's first pass that the server's readiness waits for (kube's post-start hooks
+ * that gate readiness, e.g. the default ServiceCIDR and the service repair loops). It must settle.
+ */
+export type InServerControllerStop = (() => void | Promise<void>) & { readonly synced?: Promise<void> };
+
+/** One loop: start returns its stop. */
 export interface InServerController {
   readonly name: string;
-  start(deps: InServerControllerDeps): () => void | Promise<void>;
+  start(deps: InServerControllerDeps): InServerControllerStop;
 }
 
 /** Every in-server controller, in start order. */

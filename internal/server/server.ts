@@ -390,15 +390,19 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
 
   // The in-server controllers (internal/server/in-server-controllers.ts), once the system namespaces exist.
   const controllerStops: (() => void | Promise<void>)[] = [];
-  void ready.then(() => {
+  const controllersSynced = ready.then(async () => {
     if (postStartHooks.signal.aborted) return;
+    const synced: Promise<void>[] = [];
     for (const c of inServerControllers) {
       try {
-        controllerStops.push(c.start({ storageOf, informers, storage, etcd: client, options, log, metrics, shutdown: admissionStop.signal }));
+        const stop = c.start({ storageOf, informers, storage, etcd: client, options, log, metrics, shutdown: admissionStop.signal });
+        controllerStops.push(stop);
+        if (stop.synced) synced.push(stop.synced);
       } catch (err) {
         log.error(`starting controller ${c.name} failed: ${(err as Error).message}`);
       }
     }
+    await Promise.all(synced);
   }, () => undefined);
 
   let stopping: Promise<void> | undefined;
@@ -452,7 +456,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     return stopping;
   };
   // Ready once bootstrapped and the authorizers' informers have synced (readyz's informer-sync).
-  const allReady = Promise.all([ready, security.authorization.ready]).then(() => undefined);
+  const allReady = Promise.all([ready, security.authorization.ready, controllersSynced]).then(() => undefined);
   return { port: boundPort, certificate, ready: allReady, metrics, signals: lifecycle.signals, stop };
 }
 

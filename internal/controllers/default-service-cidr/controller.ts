@@ -11,6 +11,7 @@ import { parseServiceClusterIPRanges } from '../../registry/core/services/servic
 import type { InServerController, InServerControllerDeps } from '../../server/in-server-controllers.js';
 import { EventRecorder } from '../event-recorder.js';
 import { ResourceClient } from '../resource-client.js';
+import { periodic } from '../periodic.js';
 
 /** kube's DefaultServiceCIDRName. */
 export const defaultServiceCIDRName = 'kubernetes';
@@ -101,17 +102,6 @@ export const defaultServiceCIDRController: InServerController = {
     const cidrs = parseServiceClusterIPRanges(deps.options.serviceClusterIPRange).map((c) => c.cidr);
     const recorder = new EventRecorder(deps.storageOf('', 'events'), controllerName, deps.log);
     const state = { reportedMismatch: false, reportedNotReady: false };
-    let running = false;
-    const run = (): void => {
-      if (running || deps.shutdown.aborted) return;
-      running = true;
-      syncDefaultServiceCIDR(deps, cidrs, recorder, state)
-        .catch((err: unknown) => deps.log.warn(`syncing the default ServiceCIDR failed: ${(err as Error).message}`))
-        .finally(() => (running = false));
-    };
-    run();
-    const timer = setInterval(run, 10_000);
-    timer.unref();
-    return () => clearInterval(timer);
+    return periodic(() => syncDefaultServiceCIDR(deps, cidrs, recorder, state), 10_000, (err) => deps.log.warn(`syncing the default ServiceCIDR failed: ${err.message}`), deps.shutdown);
   },
 };

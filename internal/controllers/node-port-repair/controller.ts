@@ -5,7 +5,8 @@ import type { InServerController } from '../../server/in-server-controllers.js';
 import { defaultServiceNetworkOptions } from '../../server/options/service-network.js';
 import { EventRecorder } from '../event-recorder.js';
 import { ResourceClient } from '../resource-client.js';
-import { periodic, repairIntervalMs } from '../service-ip-repair/controller.js';
+import { periodic } from '../periodic.js';
+import { repairIntervalMs } from '../service-ip-repair/controller.js';
 import { repairNodePorts } from './repair.js';
 
 /** The portallocator-repair-controller. */

@@ -4,6 +4,7 @@
  */
 import { parseServiceClusterIPRanges } from '../../registry/core/services/service-cidr.js';
 import type { InServerController } from '../../server/in-server-controllers.js';
+import { periodic } from '../periodic.js';
 import { defaultServiceNetworkOptions } from '../../server/options/service-network.js';
 import { EventRecorder } from '../event-recorder.js';
 import { ResourceClient } from '../resource-client.js';
@@ -11,22 +12,6 @@ import { repairClusterIPs } from './repair.js';
 
 /** kube's IPRepairInterval. */
 export const repairIntervalMs = 3 * 60_000;
-
-/** Runs fn now and every intervalMs, never two at once, until stopped; returns the stop. */
-export function periodic(fn: () => Promise<void>, intervalMs: number, onError: (err: Error) => void, signal: AbortSignal): () => void {
-  let running = false;
-  const run = (): void => {
-    if (running || signal.aborted) return;
-    running = true;
-    fn()
-      .catch((err: unknown) => onError(err as Error))
-      .finally(() => (running = false));
-  };
-  run();
-  const timer = setInterval(run, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
-}
 
 /** The ipallocator-repair-controller. */
 export const serviceIPRepairController: InServerController = {
