@@ -17,6 +17,7 @@ import { defaultShutdownOptions } from './shutdown.js';
 import { defaultEndpointReconcilerOptions } from './endpoint-reconciler.js';
 import { defaultStorageLeaseOptions } from './storage-leases.js';
 import { defaultServiceNetworkOptions } from './service-network.js';
+import { defaultAdmissionOptions } from './admission.js';
 
 const run = (args: string[]) => parseFlags(args, 'Kubernetes v1.33.0+capstan');
 
@@ -56,6 +57,7 @@ describe('apiserver flags', () => {
       endpointReconciler: defaultEndpointReconcilerOptions,
       storageLeases: defaultStorageLeaseOptions,
       serviceNetwork: defaultServiceNetworkOptions,
+      admission: defaultAdmissionOptions,
     });
   });
 
