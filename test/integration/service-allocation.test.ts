@@ -154,6 +154,19 @@ describe('service allocation (dual-stack server)', () => {
     await deleteAll('ipfill-');
   });
 
+  it('a ServiceCIDR object adds a range to allocate from', async () => {
+    const outside = await fx.request('POST', svcs, { body: svc('extra-ip', { clusterIP: '10.97.0.5' }) });
+    assert.equal(outside.status, 422);
+    assert.match(outside.json().message, /the provided network does not match the current range/);
+    const cidr = await fx.request('POST', '/apis/networking.k8s.io/v1/servicecidrs', { body: { metadata: { name: 'extra' }, spec: { cidrs: ['10.97.0.0/28'] } } });
+    assert.equal(cidr.status, 201, cidr.text);
+    const inside = await fx.request('POST', svcs, { body: svc('extra-ip', { clusterIP: '10.97.0.5' }) });
+    assert.equal(inside.status, 201, inside.text);
+    assert.equal((await fx.request('GET', '/apis/networking.k8s.io/v1/ipaddresses/10.97.0.5')).json().spec.parentRef.name, 'extra-ip');
+    assert.equal((await fx.request('DELETE', `${svcs}/extra-ip`)).status, 200);
+    assert.equal((await fx.request('GET', '/apis/networking.k8s.io/v1/ipaddresses/10.97.0.5')).status, 404);
+  });
+
   it('a restart keeps every allocation; new ones do not collide', async () => {
     const snapshot = async () => {
       const items = (await fx.request('GET', svcs)).json().items as any[];

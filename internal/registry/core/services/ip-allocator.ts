@@ -3,14 +3,15 @@
  * networking.k8s.io IPAddress object per allocated address (key /ipaddresses/<ip>, stored as
  * v1beta1, the 1.33 storage version), created with a create-only transaction, so two API servers
  * can never hand out the same address. Like kube's MetaAllocator, an allocator serves every CIDR
- * of its family (the --service-cluster-ip-range entry of that family).
+ * of its family: the --service-cluster-ip-range entry and the ServiceCIDR objects.
  */
 import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '../../../../api/meta/types.js';
 import { isStorageError } from '../../../storage/errors.js';
 import type { Storage } from '../../../storage/interface.js';
 import { metaTime } from '../../generic/object-meta.js';
-import { bigIntToIp, canonicalIP, cidrContains, ipToBigInt, rangeOffset, type IPFamily, type ServiceCIDR } from './service-cidr.js';
+import { bigIntToIp, canonicalIP, cidrContains, familyName, ipToBigInt, rangeOffset, type IPFamily, type ServiceCIDR } from './service-cidr.js';
+import { ServiceCIDRSource } from './service-cidr-source.js';
 
 export { canonicalIP } from './service-cidr.js';
 
@@ -56,9 +57,19 @@ export class ClusterIPAllocator {
   constructor(
     private readonly storage: Storage,
     readonly family: IPFamily,
-    readonly cidrs: readonly ServiceCIDR[],
+    private readonly source: ServiceCIDRSource,
     private readonly keyPrefix = '/ipaddresses',
   ) {}
+
+  private mine(cidrs: readonly ServiceCIDR[]): ServiceCIDR[] {
+    return cidrs.filter((c) => familyName(c.family) === this.family);
+  }
+
+  /** The CIDR (ready ones, or all) whose network holds ip, reading the ServiceCIDRs again if none does. */
+  private async cidrOf(ip: string, which: 'ready' | 'all'): Promise<ServiceCIDR | undefined> {
+    const known = this.mine((await this.source.current())[which]).find((c) => cidrContains(c, ip));
+    return known ?? this.mine((await this.source.current(true))[which]).find((c) => cidrContains(c, ip));
+  }
 
   private key(ip: string): string {
     return `${this.keyPrefix}/${ip}`;
@@ -74,11 +85,6 @@ export class ClusterIPAllocator {
     }
   }
 
-  /** The CIDR whose network holds ip, if any. */
-  cidrOf(ip: string): ServiceCIDR | undefined {
-    return this.cidrs.find((c) => cidrContains(c, ip));
-  }
-
   /**
    * Allocates the given address (canonical text returned); throws IPAllocationError when no CIDR
    * holds it, it is a CIDR's network (or IPv4 broadcast) address, or it is taken. A dry run checks
@@ -86,7 +92,7 @@ export class ClusterIPAllocator {
    */
   async allocate(ip: string, owner: IPOwner, dryRun = false): Promise<string> {
     const canonical = canonicalIP(ip) ?? ip;
-    const cidr = this.cidrOf(canonical);
+    const cidr = await this.cidrOf(canonical, 'ready');
     if (!cidr) throw new IPAllocationError('mismatched-network', 'the provided network does not match the current range');
     const n = ipToBigInt(canonical);
     if (n < cidr.first || n > cidr.last) {
@@ -103,11 +109,12 @@ export class ClusterIPAllocator {
    * CIDR's network address without looking, as kube's does.
    */
   async allocateNext(owner: IPOwner, dryRun = false): Promise<string> {
+    const cidrs = this.mine((await this.source.current()).ready);
     if (dryRun) {
-      const cidr = this.cidrs[0];
+      const cidr = cidrs[0];
       if (cidr) return bigIntToIp(cidr.network, cidr.family);
     }
-    for (const cidr of this.cidrs) {
+    for (const cidr of cidrs) {
       const offset = rangeOffset(cidr);
       const bands: Array<[bigint, bigint]> = [
         [cidr.first + offset, cidr.last],
@@ -131,7 +138,7 @@ export class ClusterIPAllocator {
   /** Frees an address (a missing reservation, or one outside this family's CIDRs, is fine). */
   async release(ip: string): Promise<void> {
     const canonical = canonicalIP(ip);
-    if (!canonical || !this.cidrOf(canonical)) return;
+    if (!canonical || !(await this.cidrOf(canonical, 'all'))) return;
     try {
       await this.storage.delete(this.key(canonical), {});
     } catch (err) {
@@ -147,14 +154,10 @@ export interface ServiceIPAllocators {
   readonly defaultFamily: IPFamily;
 }
 
-/** Builds one allocator per family of ranges (as parsed by parseServiceClusterIPRanges). */
+/** Builds one allocator per family of ranges (as parsed by parseServiceClusterIPRanges), each also serving the ServiceCIDR objects of its family. */
 export function serviceIPAllocators(storage: Storage, ranges: readonly ServiceCIDR[], keyPrefix = '/ipaddresses'): ServiceIPAllocators {
+  const source = new ServiceCIDRSource(storage, ranges);
   const byFamily = new Map<IPFamily, ClusterIPAllocator>();
-  for (const r of ranges) {
-    const family: IPFamily = r.family === 4 ? 'IPv4' : 'IPv6';
-    const existing = byFamily.get(family);
-    byFamily.set(family, new ClusterIPAllocator(storage, family, [...(existing?.cidrs ?? []), r], keyPrefix));
-  }
-  const primary = ranges[0] as ServiceCIDR;
-  return { byFamily, defaultFamily: primary.family === 4 ? 'IPv4' : 'IPv6' };
+  for (const r of ranges) byFamily.set(familyName(r.family), new ClusterIPAllocator(storage, familyName(r.family), source, keyPrefix));
+  return { byFamily, defaultFamily: familyName((ranges[0] as ServiceCIDR).family) };
 }
