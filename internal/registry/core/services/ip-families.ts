@@ -5,7 +5,7 @@
  * the cluster IPs it names and completed from the cluster's families, and the combinations kube
  * refuses are refused with kube's messages. Mutates the spec; returns the errors (none = go on).
  */
-import { GoLiteral, GoNilSlice, indexPath, invalid, type FieldError } from '../../../validation/field-error.js';
+import { GoLiteral, indexPath, invalid, type FieldError } from '../../../validation/field-error.js';
 import { arrayAt, asObject, stringAt, type JsonObject } from '../shared/json-value.js';
 import { validateServiceClusterIPsRelatedFields } from '../shared/service-validation.js';
 import { familyOfIP, type IPFamily } from './service-cidr.js';
@@ -22,11 +22,6 @@ const strings = (spec: JsonObject | undefined, key: string): string[] => arrayAt
 /** A bad value rendered as kube prints a *IPFamilyPolicy (the string, or null). */
 function policyValue(spec: JsonObject): unknown {
   return typeof spec.ipFamilyPolicy === 'string' ? new GoLiteral(JSON.stringify(spec.ipFamilyPolicy)) : null;
-}
-
-/** A []string bad value: Go's nil slice when the field is absent. */
-export function ipsValue(spec: JsonObject | undefined, key = 'clusterIPs'): unknown {
-  return Array.isArray(spec?.[key]) ? strings(spec, key) : new GoNilSlice();
 }
 
 const sameList = (a: string[], b: string[]): boolean => a.length === b.length && a.every((v, i) => v === b[i]);
