@@ -48,6 +48,8 @@ export interface RegistryDeps {
   readonly storage: Storage;
   /** --service-cluster-ip-range: where Service cluster IPs come from. */
   readonly serviceClusterIPRange: string;
+  /** --service-node-port-range: where Service node ports come from (kube's 30000-32767 when absent). */
+  readonly serviceNodePortRange?: string;
   /**
    * The server's authenticators and authorizers, for resources that use them (the review APIs,
    * RBAC's escalation check). Filled in by the server once they are built, after the registrations

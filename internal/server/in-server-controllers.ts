@@ -7,6 +7,9 @@
 import type { Etcd3 } from 'etcd3';
 import { rootCAPublisher } from '../controllers/root-ca-publisher/controller.js';
 import { serviceAccountsController } from '../controllers/serviceaccounts/controller.js';
+import { defaultServiceCIDRController } from '../controllers/default-service-cidr/controller.js';
+import { nodePortRepairController } from '../controllers/node-port-repair/controller.js';
+import { serviceIPRepairController } from '../controllers/service-ip-repair/controller.js';
 import type { SharedInformers, StorageLookup } from '../controllers/shared-informers.js';
 import type { Logger } from '../observability/logging.js';
 import type { ServerMetrics } from '../observability/metrics.js';
@@ -30,7 +33,14 @@ export interface InServerControllerDeps {
   readonly shutdown: AbortSignal;
 }
 
-/** One loop: start returns its stop (which may finish asynchronously). */
+/**
+ * What start returns: the stop (which may finish asynchronously), optionally carrying synced, a
+ * promise of the loop's first pass that the server's readiness waits for (kube's post-start hooks
+ * that gate readiness, e.g. the default ServiceCIDR and the service repair loops). It must settle.
+ */
+export type InServerControllerStop = (() => void | Promise<void>) & { readonly synced?: Promise<void> };
+
+/** One loop: start returns its stop. */
 export interface InServerController {
   /** Its name; for a kube-controller-manager loop, KCM's name, which --controllers selects it by. */
   readonly name: string;
@@ -40,13 +50,16 @@ export interface InServerController {
    * The value is KCM's older alias ("serviceaccount" for "serviceaccount-controller").
    */
   readonly controllerManagerAlias?: string;
-  start(deps: InServerControllerDeps): () => void | Promise<void>;
+  start(deps: InServerControllerDeps): InServerControllerStop;
 }
 
 /** Every in-server controller, in start order. */
 export const inServerControllers: readonly InServerController[] = [
   serviceAccountsController,
   rootCAPublisher,
+  defaultServiceCIDRController,
+  serviceIPRepairController,
+  nodePortRepairController,
 ];
 
 /** A kube-controller-manager loop as --controllers names it. */

@@ -37,7 +37,8 @@ import type { KlogLogger, Logger } from '../observability/logging.js';
 import { createMetrics, type ServerMetrics } from '../observability/metrics.js';
 import { builtinResourceModules } from '../registry/builtin.js';
 import { namespacesModule } from '../registry/core/namespaces/store.js';
-import { ClusterIPAllocator } from '../registry/core/services/ip-allocator.js';
+import { apiServerServiceIP, parseServiceClusterIPRanges } from '../registry/core/services/service-cidr.js';
+import { defaultServiceNetworkOptions } from './options/service-network.js';
 import type { RestStorage } from '../registry/interface.js';
 import type { ResourceRegistration, SecurityHandles } from '../registry/registration.js';
 import { buildAudit } from '../audit/build.js';
@@ -151,7 +152,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   const serviceAccountTokens = options.serviceAccount ? await loadServiceAccountTokenConfig(options.serviceAccount, certificate, log) : undefined;
   const storageOf = (group: string, resource: string, subresource?: string): RestStorage | undefined => installer.storageOf(group, resource, subresource);
   const registrations: ResourceRegistration[] = [namespacesModule, ...builtinResourceModules].flatMap((m) =>
-    m({ storage, serviceClusterIPRange: options.serviceClusterIPRange, security, storageOf, ...(serviceAccountTokens ? { serviceAccountTokens } : {}) }),
+    m({ storage, serviceClusterIPRange: options.serviceClusterIPRange, serviceNodePortRange: (options.serviceNetwork ?? defaultServiceNetworkOptions).nodePortRange, security, storageOf, ...(serviceAccountTokens ? { serviceAccountTokens } : {}) }),
   );
   const installer = new ApiInstaller(registrations);
   security.authentication = await buildAuthentication(options.authentication, {
@@ -349,7 +350,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   const reconcileIntervalMs = tuning.endpointReconcileIntervalMs ?? endpointReconcileIntervalMs;
   const reconcilerOptions = options.endpointReconciler ?? defaultEndpointReconcilerOptions;
   const kubernetesService = {
-    clusterIP: new ClusterIPAllocator(storage, options.serviceClusterIPRange).firstAddress(),
+    clusterIP: apiServerServiceIP(parseServiceClusterIPRanges(options.serviceClusterIPRange)),
     securePort: boundPort,
     advertiseAddress: chooseAdvertiseAddress(options.advertiseAddress, options.bindAddress),
     reconciler: buildEndpointReconciler({
@@ -391,16 +392,20 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
 
   // The in-server controllers (internal/server/in-server-controllers.ts), once the system namespaces exist.
   const controllerStops: (() => void | Promise<void>)[] = [];
-  void ready.then(() => {
+  const controllersSynced = ready.then(async () => {
     if (postStartHooks.signal.aborted) return;
+    const synced: Promise<void>[] = [];
     for (const c of inServerControllers) {
       if (disabledLoops.has(c.name)) continue;
       try {
-        controllerStops.push(c.start({ storageOf, informers, storage, etcd: client, options, log, metrics, shutdown: admissionStop.signal, ...(certificate.ca ? { rootCA: certificate.ca } : {}) }));
+        const stop = c.start({ storageOf, informers, storage, etcd: client, options, log, metrics, shutdown: admissionStop.signal, ...(certificate.ca ? { rootCA: certificate.ca } : {}) });
+        controllerStops.push(stop);
+        if (stop.synced) synced.push(stop.synced);
       } catch (err) {
         log.error(`starting controller ${c.name} failed: ${(err as Error).message}`);
       }
     }
+    await Promise.all(synced);
   }, () => undefined);
 
   let stopping: Promise<void> | undefined;
@@ -454,7 +459,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     return stopping;
   };
   // Ready once bootstrapped and the authorizers' informers have synced (readyz's informer-sync).
-  const allReady = Promise.all([ready, security.authorization.ready]).then(() => undefined);
+  const allReady = Promise.all([ready, security.authorization.ready, controllersSynced]).then(() => undefined);
   return { port: boundPort, certificate, ready: allReady, metrics, signals: lifecycle.signals, stop };
 }
 

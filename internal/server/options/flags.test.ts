@@ -19,6 +19,7 @@ import { defaultStorageLeaseOptions } from './storage-leases.js';
 import { defaultAdmissionOptions } from './admission.js';
 import { defaultControllersOptions } from './controllers.js';
 import { defaultTolerationSecondsOptions } from './default-toleration-seconds.js';
+import { defaultServiceNetworkOptions } from './service-network.js';
 
 const run = (args: string[]) => parseFlags(args, 'Kubernetes v1.33.0+capstan');
 
@@ -60,6 +61,7 @@ describe('apiserver flags', () => {
       metrics: defaultMetricsOptions,
       endpointReconciler: defaultEndpointReconcilerOptions,
       storageLeases: defaultStorageLeaseOptions,
+      serviceNetwork: defaultServiceNetworkOptions,
     });
   });
 

@@ -5,7 +5,7 @@
  */
 import { isIP } from 'node:net';
 import yargs from 'yargs';
-import { parseServiceCIDR } from '../../registry/core/services/ip-allocator.js';
+import { parseServiceClusterIPRanges } from '../../registry/core/services/service-cidr.js';
 import { storageMediaTypes, type StorageMediaType } from '../../storage/codec.js';
 import { formatGoDuration } from './duration.js';
 import { boolFlag, durationFlag, FlagError, intFlag, repeatedValues, watchCacheSizesFlag } from './flag-values.js';
@@ -42,6 +42,7 @@ export interface ServerOptions extends FlagGroupOptions {
   readonly minRequestTimeoutSeconds: number;
   /** -v (the logging group's verbosity, here for callers that read it directly). */
   readonly verbosity: number;
+  /** --service-cluster-ip-range: one CIDR, or two of different families (comma separated). */
   readonly serviceClusterIPRange: string;
   /** The address the API server advertises to the cluster (the default/kubernetes Endpoints). */
   readonly advertiseAddress?: string;
@@ -101,7 +102,7 @@ export function parseFlags(argv: readonly string[], versionText: string): ParseR
     .option('bind-address', { type: 'string', default: '0.0.0.0', describe: 'The IP address on which to listen for the --secure-port port.' })
     .option('request-timeout', { type: 'string', default: '1m0s', describe: 'The duration a handler must keep a request open before timing it out (not for long-running requests such as watch).' })
     .option('min-request-timeout', { type: 'string', default: '1800', describe: 'The minimum number of seconds a watch handler keeps a request open before timing it out; actual timeouts are randomised between this and twice this.' })
-    .option('service-cluster-ip-range', { type: 'string', default: '10.0.0.0/24', describe: 'A CIDR notation IP range from which to assign service cluster IPs.' })
+    .option('service-cluster-ip-range', { type: 'string', default: '10.0.0.0/24', describe: 'A CIDR notation IP range from which to assign service cluster IPs. This must not overlap with any IP ranges assigned to nodes or pods. Max of two dual-stack CIDRs is allowed.' })
     .option('advertise-address', { type: 'string', describe: 'The IP address on which to advertise the apiserver to members of the cluster. If blank, --bind-address is used, or the first non-loopback address of the host when that is 0.0.0.0.' })
     .option('external-hostname', { type: 'string', describe: 'The hostname to use when generating externalized URLs for this master (e.g. Swagger API Docs or OpenID Discovery).' })
     .version(false)
@@ -199,11 +200,10 @@ function validateCore(p: Record<string, unknown>): Omit<ServerOptions, 'verbosit
   const defaultWatchCacheSize = intFlag('default-watch-cache-size', p['default-watch-cache-size']);
   if (defaultWatchCacheSize < 0) throw new FlagError(`--default-watch-cache-size ${defaultWatchCacheSize} must not be negative`);
   const serviceRange = String(p['service-cluster-ip-range']);
-  if (serviceRange.includes(',')) throw new FlagError('--service-cluster-ip-range: dual-stack ranges are not supported yet; give one CIDR');
   try {
-    parseServiceCIDR(serviceRange);
+    parseServiceClusterIPRanges(serviceRange);
   } catch (err) {
-    throw new FlagError(`--service-cluster-ip-range: ${(err as Error).message}`);
+    throw new FlagError((err as Error).message);
   }
   const advertise = p['advertise-address'] as string | undefined;
   if (advertise !== undefined && isIP(advertise) === 0) throw new FlagError(`--advertise-address ${JSON.stringify(advertise)} is not a valid IP address`);

@@ -27,6 +27,7 @@ import { profilingFlags } from './profiling.js';
 import { metricsFlags } from './metrics.js';
 import { endpointReconcilerFlags } from './endpoint-reconciler.js';
 import { storageLeaseFlags } from './storage-leases.js';
+import { serviceNetworkFlags } from './service-network.js';
 
 /** One group of flags. */
 export interface FlagGroup<K extends keyof FlagGroupOptions = keyof FlagGroupOptions> {
@@ -71,4 +72,5 @@ export const flagGroups: readonly FlagGroup[] = [
   metricsFlags,
   endpointReconcilerFlags,
   storageLeaseFlags,
+  serviceNetworkFlags,
 ];

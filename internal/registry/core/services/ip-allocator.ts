@@ -1,88 +1,28 @@
 /**
- * ClusterIP allocation from --service-cluster-ip-range, kept in etcd as kube 1.33 keeps it: one
- * networking.k8s.io/v1 IPAddress object per allocated address (key /ipaddresses/<ip>), created
- * (stored as v1beta1, the 1.33 storage version) with a create-only transaction, so two API servers can never hand out the same address.
+ * ClusterIP allocation for one IP family, kept in etcd as kube 1.33 keeps it: one
+ * networking.k8s.io IPAddress object per allocated address (key /ipaddresses/<ip>, stored as
+ * v1beta1, the 1.33 storage version), created with a create-only transaction, so two API servers
+ * can never hand out the same address. Like kube's MetaAllocator, an allocator serves every CIDR
+ * of its family: the --service-cluster-ip-range entry and the ServiceCIDR objects.
  */
 import { randomUUID } from 'node:crypto';
-import { isIP } from 'node:net';
 import type { KubeObject } from '../../../../api/meta/types.js';
 import { isStorageError } from '../../../storage/errors.js';
 import type { Storage } from '../../../storage/interface.js';
 import { metaTime } from '../../generic/object-meta.js';
+import { bigIntToIp, canonicalIP, cidrContains, familyName, ipToBigInt, rangeOffset, type IPFamily, type ServiceCIDR } from './service-cidr.js';
+import { ServiceCIDRSource } from './service-cidr-source.js';
 
-/** Why an address could not be allocated. */
+export { canonicalIP } from './service-cidr.js';
+
+/** Why an address could not be allocated; message is kube's error text. */
 export class IPAllocationError extends Error {
   constructor(
-    readonly reason: 'allocated' | 'out-of-range' | 'full' | 'invalid',
+    readonly reason: 'allocated' | 'not-in-range' | 'mismatched-network' | 'full',
     message: string,
   ) {
     super(message);
   }
-}
-
-/** A parsed service CIDR: the usable addresses are first..last. */
-export interface ServiceCIDR {
-  readonly cidr: string;
-  readonly family: 4 | 6;
-  readonly first: bigint;
-  readonly last: bigint;
-}
-
-function ipToBigInt(ip: string): bigint {
-  if (isIP(ip) === 4) return ip.split('.').reduce((acc, p) => (acc << 8n) + BigInt(Number(p)), 0n);
-  const [head = '', tail = ''] = ip.split('::') as [string?, string?];
-  const h = head ? head.split(':') : [];
-  const t = ip.includes('::') ? (tail ? tail.split(':') : []) : [];
-  const groups = ip.includes('::') ? [...h, ...Array<string>(8 - h.length - t.length).fill('0'), ...t] : h;
-  return groups.reduce((acc, g) => (acc << 16n) + BigInt(parseInt(g || '0', 16)), 0n);
-}
-
-function bigIntToIp(n: bigint, family: 4 | 6): string {
-  if (family === 4) return [24n, 16n, 8n, 0n].map((s) => String((n >> s) & 255n)).join('.');
-  const groups: string[] = [];
-  for (let i = 7; i >= 0; i--) groups.push(((n >> BigInt(i * 16)) & 0xffffn).toString(16));
-  // Compress the longest run of zero groups, as Go's net.IP.String does.
-  let best = -1;
-  let bestLen = 0;
-  for (let i = 0; i < 8; ) {
-    if (groups[i] !== '0') {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < 8 && groups[j] === '0') j++;
-    if (j - i > bestLen && j - i > 1) {
-      best = i;
-      bestLen = j - i;
-    }
-    i = j;
-  }
-  if (best < 0) return groups.join(':');
-  return `${groups.slice(0, best).join(':')}::${groups.slice(best + bestLen).join(':')}`;
-}
-
-/** The canonical text of an IP address (Go's net.IP.String), or undefined when it is not one. */
-export function canonicalIP(ip: string): string | undefined {
-  const fam = isIP(ip);
-  if (fam === 0) return undefined;
-  return bigIntToIp(ipToBigInt(ip), fam === 4 ? 4 : 6);
-}
-
-/** Parses --service-cluster-ip-range; throws Error with a flag-style message. */
-export function parseServiceCIDR(cidr: string): ServiceCIDR {
-  const [addr = '', bitsText = ''] = cidr.split('/');
-  const family = isIP(addr);
-  const bits = Number(bitsText);
-  const max = family === 4 ? 32 : 128;
-  if (family === 0 || !/^\d+$/.test(bitsText) || bits > max) throw new Error(`invalid CIDR address: ${cidr}`);
-  const minBits = family === 4 ? 8 : 64;
-  if (bits < minBits) throw new Error(`${cidr} is too large: the mask must be /${minBits} or longer`);
-  if (max - bits < 2) throw new Error(`${cidr} is too small: it must hold at least two addresses`);
-  const hostBits = BigInt(max - bits);
-  const network = (ipToBigInt(addr) >> hostBits) << hostBits;
-  const size = 1n << hostBits;
-  // The network address is never handed out; for IPv4 neither is the broadcast address.
-  return { cidr, family: family === 4 ? 4 : 6, first: network + 1n, last: family === 4 ? network + size - 2n : network + size - 1n };
 }
 
 /** Who an address is allocated to. */
@@ -91,60 +31,53 @@ export interface IPOwner {
   readonly name: string;
 }
 
-/** Allocates cluster IPs; shares nothing but storage, so any number of servers can use one range. */
-export class ClusterIPAllocator {
-  readonly range: ServiceCIDR;
+/** The label keys kube's allocator sets on its IPAddress objects. */
+export const ipFamilyLabel = 'ipaddress.kubernetes.io/ip-family';
+export const managedByLabel = 'ipaddress.kubernetes.io/managed-by';
+/** kube's ipallocator.ControllerName: the managed-by value of allocated addresses. */
+export const ipAllocatorName = 'ipallocator.k8s.io';
 
+/** The IPAddress object kube's allocator creates for ip, owned by a Service. */
+export function ipAddressObject(ip: string, family: IPFamily, owner: IPOwner): KubeObject {
+  return {
+    kind: 'IPAddress',
+    apiVersion: 'networking.k8s.io/v1beta1',
+    metadata: {
+      name: ip,
+      uid: randomUUID(),
+      creationTimestamp: metaTime(),
+      labels: { [ipFamilyLabel]: family, [managedByLabel]: ipAllocatorName },
+    },
+    spec: { parentRef: { group: '', resource: 'services', namespace: owner.namespace, name: owner.name } },
+  };
+}
+
+/** Allocates cluster IPs of one family; shares nothing but storage, so any number of servers can use it. */
+export class ClusterIPAllocator {
   constructor(
     private readonly storage: Storage,
-    cidr: string,
+    readonly family: IPFamily,
+    private readonly source: ServiceCIDRSource,
     private readonly keyPrefix = '/ipaddresses',
-  ) {
-    this.range = parseServiceCIDR(cidr);
+  ) {}
+
+  private mine(cidrs: readonly ServiceCIDR[]): ServiceCIDR[] {
+    return cidrs.filter((c) => familyName(c.family) === this.family);
   }
 
-  /** The first usable address: kube gives it to the default/kubernetes Service. */
-  firstAddress(): string {
-    return bigIntToIp(this.range.first, this.range.family);
+  /** The CIDR (ready ones, or all) whose network holds ip, reading the ServiceCIDRs again if none does. */
+  private async cidrOf(ip: string, which: 'ready' | 'all'): Promise<ServiceCIDR | undefined> {
+    const known = this.mine((await this.source.current())[which]).find((c) => cidrContains(c, ip));
+    return known ?? this.mine((await this.source.current(true))[which]).find((c) => cidrContains(c, ip));
   }
 
-  /** True when ip is a usable address of the range. */
-  contains(ip: string): boolean {
-    const fam = isIP(ip);
-    if (fam !== this.range.family) return false;
-    const n = ipToBigInt(ip);
-    return n >= this.range.first && n <= this.range.last;
+  private key(ip: string): string {
+    return `${this.keyPrefix}/${ip}`;
   }
 
-  private ipAddressObject(ip: string, owner: IPOwner): KubeObject {
-    return {
-      kind: 'IPAddress',
-      apiVersion: 'networking.k8s.io/v1beta1',
-      metadata: {
-        name: ip,
-        uid: randomUUID(),
-        creationTimestamp: metaTime(),
-        labels: {
-          'ipaddress.kubernetes.io/ip-family': this.range.family === 4 ? 'IPv4' : 'IPv6',
-          'ipaddress.kubernetes.io/managed-by': 'ipallocator.k8s.io',
-        },
-      },
-      spec: { parentRef: { group: '', resource: 'services', namespace: owner.namespace, name: owner.name } },
-    };
-  }
-
-  private async reserve(ip: string, owner: IPOwner, dryRun: boolean): Promise<boolean> {
-    if (dryRun) {
-      try {
-        await this.storage.get(`${this.keyPrefix}/${ip}`, { resourceVersion: '' });
-        return false;
-      } catch (err) {
-        if (isStorageError(err, 'NotFound')) return true;
-        throw err;
-      }
-    }
+  private async reserve(ip: string, owner: IPOwner): Promise<boolean> {
     try {
-      await this.storage.create(`${this.keyPrefix}/${ip}`, this.ipAddressObject(ip, owner));
+      await this.storage.create(this.key(ip), ipAddressObject(ip, this.family, owner));
       return true;
     } catch (err) {
       if (isStorageError(err, 'KeyExists')) return false;
@@ -152,55 +85,79 @@ export class ClusterIPAllocator {
     }
   }
 
-  /** Allocates the given address; throws IPAllocationError when it is taken or outside the range. */
+  /**
+   * Allocates the given address (canonical text returned); throws IPAllocationError when no CIDR
+   * holds it, it is a CIDR's network (or IPv4 broadcast) address, or it is taken. A dry run checks
+   * the range only, as kube's does.
+   */
   async allocate(ip: string, owner: IPOwner, dryRun = false): Promise<string> {
-    const canonical = canonicalIP(ip);
-    if (!canonical) throw new IPAllocationError('invalid', `failed to allocate IP ${ip}: not a valid IP address`);
-    if (!this.contains(canonical)) {
-      throw new IPAllocationError(
-        'out-of-range',
-        `failed to allocate IP ${ip}: the provided IP (${ip}) is not in the valid range. The range of valid IPs is ${this.range.cidr}`,
-      );
+    const canonical = canonicalIP(ip) ?? ip;
+    const cidr = await this.cidrOf(canonical, 'ready');
+    if (!cidr) throw new IPAllocationError('mismatched-network', 'the provided network does not match the current range');
+    const n = ipToBigInt(canonical);
+    if (n < cidr.first || n > cidr.last) {
+      throw new IPAllocationError('not-in-range', `the provided IP (${canonical}) is not in the valid range. The range of valid IPs is ${cidr.cidr}`);
     }
-    if (!(await this.reserve(canonical, owner, dryRun))) {
-      throw new IPAllocationError('allocated', `failed to allocate IP ${ip}: provided IP is already allocated`);
-    }
+    if (dryRun) return canonical;
+    if (!(await this.reserve(canonical, owner))) throw new IPAllocationError('allocated', 'provided IP is already allocated');
     return canonical;
   }
 
   /**
-   * Allocates a free address, preferring the upper part of the range (the lower band is kept for
-   * addresses clients ask for by name, as kube's allocator does), starting at a random offset.
+   * Allocates a free address: in each CIDR the upper band first, then the lower band kept for
+   * addresses asked for by name (KEP-3070), each probed from a random start. A dry run answers the
+   * CIDR's network address without looking, as kube's does.
    */
   async allocateNext(owner: IPOwner, dryRun = false): Promise<string> {
-    const size = this.range.last - this.range.first + 1n;
-    const lowerBand = size / 16n < 16n ? (size < 16n ? 0n : 16n) : size / 16n > 256n ? 256n : size / 16n;
-    const bands: Array<[bigint, bigint]> = [
-      [this.range.first + lowerBand, this.range.last],
-      [this.range.first, this.range.first + lowerBand - 1n],
-    ];
-    for (const [lo, hi] of bands) {
-      if (hi < lo) continue;
-      const span = hi - lo + 1n;
-      const start = BigInt(Math.floor(Math.random() * Number(span > 1_000_000n ? 1_000_000n : span)));
-      // Probe linearly from a random start; cap the work on huge ranges.
-      const tries = span > 4096n ? 4096n : span;
-      for (let i = 0n; i < tries; i++) {
-        const ip = bigIntToIp(lo + ((start + i) % span), this.range.family);
-        if (await this.reserve(ip, owner, dryRun)) return ip;
+    const cidrs = this.mine((await this.source.current()).ready);
+    if (dryRun) {
+      const cidr = cidrs[0];
+      if (cidr) return bigIntToIp(cidr.network, cidr.family);
+    }
+    for (const cidr of cidrs) {
+      const offset = rangeOffset(cidr);
+      const bands: Array<[bigint, bigint]> = [
+        [cidr.first + offset, cidr.last],
+        [cidr.first, cidr.first + offset - 1n],
+      ];
+      for (const [lo, hi] of bands) {
+        if (hi < lo) continue;
+        const span = hi - lo + 1n;
+        const start = BigInt(Math.floor(Math.random() * Number(span > 1_000_000_000n ? 1_000_000_000n : span)));
+        // Each probe is an etcd transaction: bound the work on huge, nearly full ranges.
+        const tries = span > 4096n ? 4096n : span;
+        for (let i = 0n; i < tries; i++) {
+          const ip = bigIntToIp(lo + ((start + i) % span), cidr.family);
+          if (await this.reserve(ip, owner)) return ip;
+        }
       }
     }
-    throw new IPAllocationError('full', `range is full`);
+    throw new IPAllocationError('full', 'range is full');
   }
 
-  /** Frees an address (a missing reservation is fine). */
+  /** Frees an address (a missing reservation, or one outside this family's CIDRs, is fine). */
   async release(ip: string): Promise<void> {
     const canonical = canonicalIP(ip);
-    if (!canonical || !this.contains(canonical)) return;
+    if (!canonical || !(await this.cidrOf(canonical, 'all'))) return;
     try {
-      await this.storage.delete(`${this.keyPrefix}/${canonical}`, {});
+      await this.storage.delete(this.key(canonical), {});
     } catch (err) {
       if (!isStorageError(err, 'NotFound')) throw err;
     }
   }
+}
+
+/** The allocators of a cluster, one per configured family, and the primary family. */
+export interface ServiceIPAllocators {
+  readonly byFamily: ReadonlyMap<IPFamily, ClusterIPAllocator>;
+  /** The family of --service-cluster-ip-range[0]. */
+  readonly defaultFamily: IPFamily;
+}
+
+/** Builds one allocator per family of ranges (as parsed by parseServiceClusterIPRanges), each also serving the ServiceCIDR objects of its family. */
+export function serviceIPAllocators(storage: Storage, ranges: readonly ServiceCIDR[], keyPrefix = '/ipaddresses'): ServiceIPAllocators {
+  const source = new ServiceCIDRSource(storage, ranges);
+  const byFamily = new Map<IPFamily, ClusterIPAllocator>();
+  for (const r of ranges) byFamily.set(familyName(r.family), new ClusterIPAllocator(storage, familyName(r.family), source, keyPrefix));
+  return { byFamily, defaultFamily: familyName((ranges[0] as ServiceCIDR).family) };
 }

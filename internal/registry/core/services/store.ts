@@ -1,25 +1,31 @@
 /**
  * The services resource (core/v1), stored under /services/specs/<namespace>/<name> as kube lays
  * it out, with services/status and services/proxy; cluster IPs are allocated from
- * --service-cluster-ip-range.
+ * --service-cluster-ip-range (one family or two) and node ports from --service-node-port-range.
  */
 import type { ResourceModule } from '../../registration.js';
 import { GenericStore } from '../../generic/store.js';
 import { StatusStore } from '../../generic/status-store.js';
 import { defaultService } from './defaults.js';
-import { serviceIPHooks } from './allocation.js';
+import { serviceAllocationHooks } from './allocation.js';
+import { serviceIPAllocators } from './ip-allocator.js';
 import { ServiceProxyStorage } from './proxy.js';
-import { ClusterIPAllocator } from './ip-allocator.js';
-import { serviceStatusStrategy, serviceStrategy } from './strategy.js';
+import { NodePortAllocator } from './node-port-allocator.js';
+import { defaultServiceNodePortRange, parsePortRange } from './port-range.js';
+import { parseServiceClusterIPRanges } from './service-cidr.js';
+import { serviceStatusStrategy, serviceStrategyFor } from './strategy.js';
 
 /** Builds the services registration. */
 export const servicesModule: ResourceModule = (deps) => {
-  const allocator = new ClusterIPAllocator(deps.storage, deps.serviceClusterIPRange);
+  const ips = serviceIPAllocators(deps.storage, parseServiceClusterIPRanges(deps.serviceClusterIPRange));
+  const portRange = deps.serviceNodePortRange ? parsePortRange(deps.serviceNodePortRange) : defaultServiceNodePortRange;
+  const nodePorts = new NodePortAllocator(deps.storage, portRange);
+  const strategy = serviceStrategyFor({ configured: new Set(ips.byFamily.keys()), defaultFamily: ips.defaultFamily });
   const store = new GenericStore(
     { group: '', resource: 'services', kind: 'Service', keyPrefix: '/services/specs' },
-    serviceStrategy,
+    strategy,
     deps.storage,
-    serviceIPHooks(allocator),
+    serviceAllocationHooks({ ips, nodePorts }),
   );
   return [
     {
@@ -29,7 +35,7 @@ export const servicesModule: ResourceModule = (deps) => {
       namespaced: true,
       main: store,
       subresources: { status: new StatusStore(store, serviceStatusStrategy), proxy: new ServiceProxyStorage(store, deps.storageOf ?? (() => undefined)) },
-      selectableFields: serviceStrategy.selectableFields,
+      selectableFields: strategy.selectableFields,
       defaulter: defaultService,
     },
   ];

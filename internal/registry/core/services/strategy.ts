@@ -5,6 +5,9 @@
  * Cluster IP and node port allocation belong to the service IP allocator, not to this strategy.
  */
 import type { KubeObject } from '../../../../api/meta/types.js';
+import type { RequestContext } from '../../../request/context.js';
+import type { FieldError } from '../../../validation/field-error.js';
+import { initIPFamilyFields, type ClusterIPFamilies } from './ip-families.js';
 import type { StatusStrategy, Strategy } from '../../generic/strategy.js';
 import { asObject, ensureObject, stringAt } from '../shared/json-value.js';
 import { dropTypeDependentFields, normalizeClusterIPs, patchAllocatedValues } from '../shared/service-spec.js';
@@ -18,8 +21,38 @@ export function serviceSelectableFields(obj: KubeObject): Record<string, string>
   return { 'spec.clusterIP': stringAt(spec, 'clusterIP'), 'spec.type': stringAt(spec, 'type') };
 }
 
-/** The Service strategy. */
-export const serviceStrategy = {
+/** A single-stack IPv4 cluster: the families of --service-cluster-ip-range's default. */
+const ipv4Only: ClusterIPFamilies = { configured: new Set(['IPv4']), defaultFamily: 'IPv4' };
+
+/**
+ * The Service strategy for a cluster with the given service IP families. Preparing a Service
+ * settles its ipFamilyPolicy and ipFamilies (kube does it in BeginCreate/BeginUpdate, before
+ * validation); what that refuses is all validation reports, as kube stops there.
+ */
+export function serviceStrategyFor(families: ClusterIPFamilies) {
+  const familyErrors = new WeakMap<KubeObject, FieldError[]>();
+  return {
+    ...serviceStrategyBase,
+    prepareForCreate(ctx: RequestContext, obj: KubeObject) {
+      serviceStrategyBase.prepareForCreate(ctx, obj);
+      familyErrors.set(obj, initIPFamilyFields(ensureObject(obj, 'spec'), undefined, families));
+    },
+    validate(ctx: RequestContext, obj: KubeObject) {
+      const errs = familyErrors.get(obj) ?? [];
+      return errs.length > 0 ? errs : serviceStrategyBase.validate(ctx, obj);
+    },
+    prepareForUpdate(ctx: RequestContext, obj: KubeObject, old: KubeObject) {
+      serviceStrategyBase.prepareForUpdate(ctx, obj, old);
+      familyErrors.set(obj, initIPFamilyFields(ensureObject(obj, 'spec'), asObject(old.spec) ?? {}, families));
+    },
+    validateUpdate(ctx: RequestContext, obj: KubeObject, old: KubeObject) {
+      const errs = familyErrors.get(obj) ?? [];
+      return errs.length > 0 ? errs : serviceStrategyBase.validateUpdate(ctx, obj, old);
+    },
+  } satisfies Strategy;
+}
+
+const serviceStrategyBase = {
   namespaced: true,
   allowCreateOnUpdate: true,
   allowUnconditionalUpdate: true,
@@ -47,6 +80,9 @@ export const serviceStrategy = {
     return [...validateServiceUpdate(obj, old), ...validateService(obj)];
   },
 } satisfies Strategy;
+
+/** The Service strategy of a single-stack IPv4 cluster. */
+export const serviceStrategy = serviceStrategyFor(ipv4Only);
 
 /** services/status (kube's serviceStatusStrategy): spec stays as stored; metadata may change. */
 export const serviceStatusStrategy: StatusStrategy = {

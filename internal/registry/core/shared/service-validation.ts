@@ -5,7 +5,7 @@
  */
 import type { KubeObject } from '../../../../api/meta/types.js';
 import { validateLabels } from '../../../selectors/label-selector-object.js';
-import { childPath, duplicate, forbidden, indexPath, invalid, notSupported, required, type FieldError } from '../../../validation/field-error.js';
+import { childPath, duplicate, GoLiteral, forbidden, indexPath, invalid, notSupported, required, type FieldError } from '../../../validation/field-error.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from '../../../validation/label-values.js';
 import { ipFamily, validateIP, validateNonSpecialIP } from './ip.js';
 import { arrayAt, asObject, stringAt, type JsonObject } from './json-value.js';
@@ -44,8 +44,12 @@ function validatePort(port: JsonObject | undefined, requireName: boolean, names:
   return errs;
 }
 
-/** ValidateServiceClusterIPsRelatedFields (without the dual-stack allocation rules). */
-function validateClusterIPs(spec: JsonObject | undefined): FieldError[] {
+/**
+ * ValidateServiceClusterIPsRelatedFields: clusterIP and clusterIPs in step, valid families and
+ * policy, at most one address per family, each address of the family ipFamilies names. Also run
+ * by the allocator before it allocates (see services/ip-families.ts).
+ */
+export function validateServiceClusterIPsRelatedFields(spec: JsonObject | undefined): FieldError[] {
   if (serviceType(spec) === 'ExternalName') return [];
   const errs: FieldError[] = [];
   const ip = stringAt(spec, 'clusterIP');
@@ -84,6 +88,14 @@ function validateClusterIPs(spec: JsonObject | undefined): FieldError[] {
   if (bad) return errs;
   if (ips.length === 2 && ipFamily(ips[0] as string) === ipFamily(ips[1] as string)) {
     errs.push(invalid(path, ips, 'may specify no more than one IP for each IP family'));
+  }
+  const families = arrayAt(spec, 'ipFamilies');
+  if (!isHeadless(spec) && ips.length > 0 && families.length > 0) {
+    ips.forEach((v, i) => {
+      if (i >= families.length) return;
+      if (families[i] === 'IPv4' && ipFamily(v) === 6) errs.push(invalid(indexPath(path, i), v, `expected an IPv4 value as indicated by \`ipFamilies[${i}]\``));
+      if (families[i] === 'IPv6' && ipFamily(v) !== 6) errs.push(invalid(indexPath(path, i), v, `expected an IPv6 value as indicated by \`ipFamilies[${i}]\``));
+    });
   }
   return errs;
 }
@@ -171,7 +183,7 @@ export function validateService(obj: KubeObject): FieldError[] {
   }
   errs.push(...validateSessionAffinityConfig(spec));
   errs.push(...validateTrafficPolicies(spec));
-  errs.push(...validateClusterIPs(spec));
+  errs.push(...validateServiceClusterIPsRelatedFields(spec));
   arrayAt(spec, 'externalIPs').forEach((ip, i) => {
     const p = indexPath('spec.externalIPs', i);
     const e = validateIP(p, String(ip));
@@ -206,10 +218,44 @@ export function validateService(obj: KubeObject): FieldError[] {
   return errs;
 }
 
-/** validateUpgradeDowngradeClusterIPs: the primary cluster IP never changes once set. */
+/** []core.IPFamily as Go's %#v prints it. */
+function familiesValue(spec: JsonObject | undefined): GoLiteral {
+  const fams = arrayAt(spec, 'ipFamilies').map((f) => JSON.stringify(String(f)));
+  return new GoLiteral(Array.isArray(spec?.ipFamilies) ? `[]core.IPFamily{${fams.join(', ')}}` : '[]core.IPFamily(nil)');
+}
+
+/** validateUpgradeDowngradeIPFamilies: the primary family never changes; dropping one needs SingleStack. */
+function validateUpgradeDowngradeIPFamilies(spec: JsonObject | undefined, oldSpec: JsonObject | undefined): FieldError[] {
+  if (serviceType(spec) === 'ExternalName' || serviceType(oldSpec) === 'ExternalName') return [];
+  if (isHeadless(spec) !== isHeadless(oldSpec) || isHeadless(spec)) return [];
+  const next = arrayAt(spec, 'ipFamilies').map(String);
+  const prev = arrayAt(oldSpec, 'ipFamilies').map(String);
+  const errs: FieldError[] = [];
+  const first = indexPath('spec.ipFamilies', 0);
+  if (prev.length === next.length) {
+    prev.forEach((f, i) => {
+      if (f !== next[i]) errs.push(invalid(first, familiesValue(spec), 'may not change once set'));
+    });
+  } else if (prev.length > next.length) {
+    if (clusterIPs(spec).length === 0) errs.push(invalid(first, familiesValue(spec), 'primary ipFamily can not be unset'));
+    if (next.length > 0 && next[0] !== prev[0]) errs.push(invalid(first, clusterIPs(spec), 'may not change once set'));
+    if (next.length === 1 && spec?.ipFamilyPolicy !== 'SingleStack') {
+      errs.push(invalid('spec.ipFamilyPolicy', spec?.ipFamilyPolicy ?? null, "must be set to 'SingleStack' when releasing the secondary ipFamily"));
+    }
+  } else if (prev.length > 0 && next.length > 0 && next[0] !== prev[0]) {
+    errs.push(invalid(first, clusterIPs(spec), 'may not change once set'));
+  }
+  return errs;
+}
+
+/** validateUpgradeDowngradeClusterIPs and ...IPFamilies: the primary cluster IP and family never change once set. */
 export function validateServiceUpdate(obj: KubeObject, old: KubeObject): FieldError[] {
   const spec = asObject(obj.spec);
   const oldSpec = asObject(old.spec);
+  return [...validateUpgradeDowngradeClusterIPs(spec, oldSpec), ...validateUpgradeDowngradeIPFamilies(spec, oldSpec)];
+}
+
+function validateUpgradeDowngradeClusterIPs(spec: JsonObject | undefined, oldSpec: JsonObject | undefined): FieldError[] {
   const errs: FieldError[] = [];
   if (!needsClusterIP(spec) || !needsClusterIP(oldSpec)) return errs;
   if (isHeadless(spec) && isHeadless(oldSpec)) return errs;
