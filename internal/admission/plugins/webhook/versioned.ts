@@ -28,10 +28,10 @@ export class VersionedAttributes {
     return { group: this.attrs.group, version: this.attrs.version, resource: this.attrs.resource };
   }
 
-  /** The namespace kube reports: a namespace object's own name for requests on namespaces. */
+  /** The namespace kube reports: a namespace object's own name for requests on an existing namespace. */
   get namespace(): string {
     const a = this.attrs;
-    if (a.namespace === '' && a.group === '' && a.resource === 'namespaces') return a.name;
+    if (a.namespace === '' && a.group === '' && a.resource === 'namespaces' && a.operation !== 'CREATE') return a.name;
     return a.namespace;
   }
 
