@@ -217,7 +217,8 @@ describe('admission webhooks', () => {
 
   it('a validating webhook refuses with its message and code; webhook configurations themselves are never sent', async () => {
     hook.handlers.set('/deny', (r) => (r.request.name.startsWith('deny-') ? { allowed: false, status: { code: 403, reason: 'Forbidden', message: 'names starting with deny- are not allowed' } } : { allowed: true }));
-    await createConfig(validatingPath, 'deny', [webhookFor('deny.example.com', 'deny', '/deny')]);
+    const allOps = [{ operations: ['CREATE', 'UPDATE', 'DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }];
+    await createConfig(validatingPath, 'deny', [webhookFor('deny.example.com', 'deny', '/deny', { rules: allOps })]);
     await waitForHook('deny', '/deny');
     const res = await fx.request('POST', cms, { body: { metadata: { name: 'deny-me', labels: { case: 'deny' } } } });
     assert.equal(res.status, 403);
@@ -227,6 +228,14 @@ describe('admission webhooks', () => {
     assert.equal(s.message, 'admission webhook "deny.example.com" denied the request: names starting with deny- are not allowed');
     assert.equal((await fx.request('GET', `${cms}/deny-me`)).status, 404);
     assert.equal((await fx.request('POST', cms, { body: { metadata: { name: 'fine', labels: { case: 'deny' } } } })).status, 201);
+    const del = await fx.request('DELETE', `${cms}/fine`, { body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' } });
+    assert.equal(del.status, 200, del.text);
+    const deleted = hook.reviews('/deny').at(-1)!.request;
+    assert.equal(deleted.operation, 'DELETE');
+    assert.equal(deleted.name, 'fine');
+    assert.equal(deleted.object, null);
+    assert.equal(deleted.oldObject.metadata.name, 'fine');
+    assert.deepEqual(deleted.options, { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1', propagationPolicy: 'Background' });
     // A catch-all webhook on admissionregistration objects is never called for them.
     hook.handlers.set('/all', () => ({ allowed: false }));
     await createConfig(validatingPath, 'catch-all', [

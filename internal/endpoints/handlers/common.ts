@@ -287,16 +287,14 @@ export function admissionAttributes(
  * them (a patch's PatchOptions become the options of what the patch does; force is not among them).
  */
 function writeOptionsObject(query: URLSearchParams, kind: 'CreateOptions' | 'UpdateOptions'): Record<string, unknown> {
+  const out: Record<string, unknown> = { kind, apiVersion: 'meta.k8s.io/v1' };
   const dryRun = query.getAll('dryRun');
+  if (dryRun.length > 0) out.dryRun = dryRun;
   const fieldManager = query.get('fieldManager');
+  if (fieldManager) out.fieldManager = fieldManager;
   const fieldValidation = query.get('fieldValidation');
-  return {
-    kind,
-    apiVersion: 'meta.k8s.io/v1',
-    ...(dryRun.length > 0 ? { dryRun } : {}),
-    ...(fieldManager ? { fieldManager } : {}),
-    ...(fieldValidation ? { fieldValidation } : {}),
-  };
+  if (fieldValidation) out.fieldValidation = fieldValidation;
+  return out;
 }
 
 /** A DELETE's options as the meta.k8s.io/v1 DeleteOptions object admission sees. */
