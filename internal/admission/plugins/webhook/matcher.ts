@@ -9,7 +9,7 @@ import { newForbidden, newInternalError, newNotFound } from '../../../apierrors/
 import { hasReason, type StatusError } from '../../../apierrors/status-error.js';
 import { CelEvaluationError } from '../../../cel/expression.js';
 import { userInfoJson } from './review.js';
-import { ruleMatches, type RuleTarget } from './rules.js';
+import { ruleMatches } from './rules.js';
 import type { WebhookAccessor } from './types.js';
 import type { VersionedAttributes } from './versioned.js';
 
@@ -45,9 +45,9 @@ function objectMatches(hook: WebhookAccessor, va: VersionedAttributes): boolean 
   return (a.object !== undefined && hook.objectSelector.matches(labelsOf(a.object) ?? {})) || (a.oldObject !== undefined && hook.objectSelector.matches(labelsOf(a.oldObject) ?? {}));
 }
 
-function rulesMatch(hook: WebhookAccessor, va: VersionedAttributes): boolean {
-  const a = va.attrs;
-  const target: RuleTarget = { operation: a.operation, group: a.group, version: a.version, resource: a.resource, subresource: a.subresource, namespace: va.namespace };
+/** Whether one of hook's rules matches the request (synchronous: callers check it first, it is the cheap test). */
+export function rulesMatch(hook: WebhookAccessor, va: VersionedAttributes): boolean {
+  const target = va.ruleTarget;
   const rules = hook.spec.rules ?? [];
   for (const r of rules) if (ruleMatches(r, target)) return true;
   if (hook.spec.matchPolicy !== 'Equivalent') return false;
@@ -105,11 +105,13 @@ function conditionsMatch(hook: WebhookAccessor, va: VersionedAttributes): { matc
 
 /** Whether hook applies to the request; throws the StatusError that refuses it. */
 export async function shouldCallHook(hook: WebhookAccessor, va: VersionedAttributes, namespaces: NamespaceLookup): Promise<boolean> {
+  // kube tests the selectors first, but reports their errors only for a webhook whose rules match:
+  // testing the rules first decides the same, and costs nothing for the webhooks that do not apply.
+  if (!rulesMatch(hook, va)) return false;
   if (hook.selectorError) throw newInternalError(hook.selectorError);
   const ns = await namespaceMatches(hook, va, namespaces);
   if (!ns.matches && !ns.err) return false;
   if (!objectMatches(hook, va)) return false;
-  if (!rulesMatch(hook, va)) return false;
   if (ns.err) throw ns.err;
   const conditions = conditionsMatch(hook, va);
   if (conditions.err) throw conditions.err;

@@ -15,7 +15,7 @@ import type { WebhookAdmissionMetrics } from '../../../observability/webhook-adm
 import type { RequestContext } from '../../../request/context.js';
 import type { WebhookCaller } from './caller.js';
 import { CallingWebhookError, rejectionStatus, WebhookRejection } from './errors.js';
-import { shouldCallHook, type NamespaceLookup } from './matcher.js';
+import { rulesMatch, shouldCallHook, type NamespaceLookup } from './matcher.js';
 import { settleCall } from './outcome.js';
 import type { WebhookAccessor } from './types.js';
 import { VersionedAttributes } from './versioned.js';
@@ -48,7 +48,7 @@ export class MutatingDispatcher {
       if (round === 1 && !shouldReinvoke) break;
       for (let i = 0; i < hooks.length; i++) {
         const hook = hooks[i] as WebhookAccessor;
-        if (!(await shouldCallHook(hook, va, this.namespaces))) continue;
+        if (!rulesMatch(hook, va) || !(await shouldCallHook(hook, va, this.namespaces))) continue;
         // A webhook skipped in the first round is not called for the first time in the second.
         if (round === 1 && !reinvoke.has(hook.uid)) continue;
         const started = performance.now();

@@ -7,7 +7,7 @@ import type { WebhookAdmissionMetrics } from '../../../observability/webhook-adm
 import type { RequestContext } from '../../../request/context.js';
 import type { WebhookCaller } from './caller.js';
 import { rejectionStatus, WebhookRejection } from './errors.js';
-import { shouldCallHook, type NamespaceLookup } from './matcher.js';
+import { rulesMatch, shouldCallHook, type NamespaceLookup } from './matcher.js';
 import { settleCall } from './outcome.js';
 import type { WebhookAccessor } from './types.js';
 import type { VersionedAttributes } from './versioned.js';
@@ -27,7 +27,7 @@ export class ValidatingDispatcher {
     const relevant: Array<{ hook: WebhookAccessor; index: number }> = [];
     for (let i = 0; i < hooks.length; i++) {
       const hook = hooks[i] as WebhookAccessor;
-      if (await shouldCallHook(hook, va, this.namespaces)) relevant.push({ hook, index: i });
+      if (rulesMatch(hook, va) && (await shouldCallHook(hook, va, this.namespaces))) relevant.push({ hook, index: i });
     }
     if (relevant.length === 0) return;
     if (ctx.signal.aborted) throw newTimeoutError('request did not complete within requested timeout', 0);

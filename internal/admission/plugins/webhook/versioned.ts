@@ -5,22 +5,58 @@
 import type { KubeObject } from '../../../../api/meta/types.js';
 import type { AdmissionAttributes } from '../../interface.js';
 import type { ReviewInput } from './review.js';
+import type { RuleTarget } from './rules.js';
 
 /** The request's objects in its own version; object changes as mutating webhooks patch it. */
 export class VersionedAttributes {
-  object: KubeObject | undefined;
-  readonly oldObject: KubeObject | undefined;
+  private converted = false;
+  private obj: KubeObject | undefined;
+  private old: KubeObject | undefined;
   /** Set when a webhook's patch replaced object (it must be written back to the stored form). */
   dirty = false;
   readonly kind: { group: string; version: string; kind: string };
 
   constructor(readonly attrs: AdmissionAttributes) {
     const v = attrs.versioned;
-    this.object = attrs.object && v ? v.toExternal(attrs.object) : attrs.object;
-    this.oldObject = attrs.oldObject && v ? v.toExternal(attrs.oldObject) : attrs.oldObject;
     const apiVersion = v?.apiVersion ?? (attrs.group ? `${attrs.group}/${attrs.version}` : attrs.version);
     const slash = apiVersion.indexOf('/');
     this.kind = { group: slash < 0 ? '' : apiVersion.slice(0, slash), version: slash < 0 ? apiVersion : apiVersion.slice(slash + 1), kind: attrs.kind };
+  }
+
+  // Converted on first use: most requests meet no webhook whose rules match.
+  private convert(): void {
+    if (this.converted) return;
+    this.converted = true;
+    const a = this.attrs;
+    const v = a.versioned;
+    this.obj = a.object && v ? v.toExternal(a.object) : a.object;
+    this.old = a.oldObject && v ? v.toExternal(a.oldObject) : a.oldObject;
+  }
+
+  /** The object in the request's version (as patched so far). */
+  get object(): KubeObject | undefined {
+    this.convert();
+    return this.obj;
+  }
+
+  set object(value: KubeObject | undefined) {
+    this.convert();
+    this.obj = value;
+  }
+
+  /** The old object in the request's version. */
+  get oldObject(): KubeObject | undefined {
+    this.convert();
+    return this.old;
+  }
+
+  private target: RuleTarget | undefined;
+
+  /** What webhook rules are matched against. */
+  get ruleTarget(): RuleTarget {
+    const a = this.attrs;
+    this.target ??= { operation: a.operation, group: a.group, version: a.version, resource: a.resource, subresource: a.subresource, namespace: this.namespace };
+    return this.target;
   }
 
   /** The resource requested. */
