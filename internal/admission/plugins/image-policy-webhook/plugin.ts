@@ -7,8 +7,8 @@
  * audit annotations are recorded under imagepolicywebhook.image-policy.k8s.io/.
  */
 import type { KubeObject } from '../../../../api/meta/types.js';
-import { newBadRequest, newForbidden } from '../../../apierrors/factories.js';
-import { StatusError } from '../../../apierrors/status-error.js';
+import { newBadRequest } from '../../../apierrors/factories.js';
+import { admissionForbidden } from '../../forbidden.js';
 import { WebhookClient } from '../../../webhook/client.js';
 import { loadWebhookKubeconfig } from '../../../webhook/kubeconfig.js';
 import type { AdmissionAttributes, AdmissionOperation, AdmissionPlugin } from '../../interface.js';
@@ -30,12 +30,6 @@ interface ReviewStatus {
 
 interface PodLike extends KubeObject {
   spec?: { containers?: Array<{ image?: string }>; initContainers?: Array<{ image?: string }>; ephemeralContainers?: Array<{ image?: string }> };
-}
-
-/** kube's admission.NewForbidden: the name is the request's, the object's, its generateName, or "Unknown". */
-function forbidden(attrs: AdmissionAttributes, why: string): StatusError {
-  const name = attrs.name || attrs.object?.metadata?.name || attrs.object?.metadata?.generateName || 'Unknown';
-  return newForbidden({ group: attrs.group, resource: attrs.resource }, name, why);
 }
 
 function imagePolicyAnnotations(all: Readonly<Record<string, string>> | undefined): Record<string, string> {
@@ -86,13 +80,13 @@ export class ImagePolicyWebhook implements AdmissionPlugin {
     }
     for (const [k, v] of Object.entries(status.auditAnnotations ?? {})) attrs.addAnnotation(auditKeyPrefix + k, v);
     if (!status.allowed) {
-      throw forbidden(attrs, status.reason ? `image policy webhook backend denied one or more images: ${status.reason}` : 'one or more images rejected by webhook backend');
+      throw admissionForbidden(attrs, status.reason ? `image policy webhook backend denied one or more images: ${status.reason}` : 'one or more images rejected by webhook backend');
     }
   }
 
   /** The backend could not answer: refuse, or (defaultAllow) let the pod in marked as failed open. */
   private backendFailed(attrs: AdmissionAttributes, pod: PodLike, err: Error): void {
-    if (!this.config.defaultAllow) throw forbidden(attrs, err.message);
+    if (!this.config.defaultAllow) throw admissionForbidden(attrs, err.message);
     attrs.addAnnotation(`${auditKeyPrefix}failed-open`, 'true');
     pod.metadata.annotations = { ...(pod.metadata.annotations ?? {}), [failedOpenPodAnnotation]: 'true' };
   }

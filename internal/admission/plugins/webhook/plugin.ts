@@ -4,11 +4,11 @@
  * with no webhooks configured costs a check of the kind and a cached empty list.
  */
 import type { KubeObject } from '../../../../api/meta/types.js';
-import { newForbidden } from '../../../apierrors/factories.js';
 import { hasReason } from '../../../apierrors/status-error.js';
 import { webhookAdmissionMetrics } from '../../../observability/webhook-admission-metrics.js';
 import type { RestStorage } from '../../../registry/interface.js';
 import { internalContext, type RequestContext } from '../../../request/context.js';
+import { admissionForbidden } from '../../forbidden.js';
 import type { AdmissionAttributes, AdmissionOperation, AdmissionPlugin } from '../../interface.js';
 import type { AdmissionPluginDeps } from '../deps.js';
 import { loadAuthenticationResolver } from './authentication.js';
@@ -68,7 +68,7 @@ export class WebhookAdmissionPlugin implements AdmissionPlugin {
   private async dispatch(attrs: AdmissionAttributes, ctx: RequestContext): Promise<void> {
     if (isExemptAdmissionConfiguration(attrs.group, attrs.kind)) return;
     if (!this.source.synced() && !(await this.source.ready())) {
-      throw newForbidden({ group: attrs.group, resource: attrs.resource }, attrs.name, 'not yet ready to handle request');
+      throw admissionForbidden(attrs, 'not yet ready to handle request');
     }
     const hooks = this.source.webhooks();
     if (hooks.length === 0) return;
