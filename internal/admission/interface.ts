@@ -51,6 +51,8 @@ export interface AdmissionAttributes {
 export interface AdmissionVersioning {
   /** apiVersion of the request's kind ("apps/v1", "autoscaling/v1" for scale). */
   readonly apiVersion: string;
+  /** The kind in that version. */
+  readonly kind: string;
   /** The stored form in the request's version. */
   toExternal(obj: KubeObject): KubeObject;
   /** An object of the request's version in the stored form. */

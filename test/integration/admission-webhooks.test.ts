@@ -292,6 +292,29 @@ describe('admission webhooks', () => {
     assert.ok(metrics.includes('apiserver_admission_webhook_admission_duration_seconds_bucket{name="label.example.com"'));
   });
 
+  it('matchPolicy Equivalent calls a webhook for the resource in another version, converted to it', async () => {
+    hook.handlers.set('/equiv', () => ({ allowed: true }));
+    const rules = [{ operations: ['CREATE'], apiGroups: ['networking.k8s.io'], apiVersions: ['v1beta1'], resources: ['ipaddresses'] }];
+    // The Exact one first: once the other is seen, so is it (one informer, in order).
+    hook.handlers.set('/exact', () => ({ allowed: false }));
+    await createConfig(validatingPath, 'exact', [webhookFor('exact.example.com', 'equiv', '/exact', { rules, matchPolicy: 'Exact' })]);
+    await createConfig(validatingPath, 'equivalent', [webhookFor('equiv.example.com', 'equiv', '/equiv', { rules })]);
+    const ip = (n: number) => ({ apiVersion: 'networking.k8s.io/v1', kind: 'IPAddress', metadata: { name: `192.0.2.${n}`, labels: { case: 'equiv' } }, spec: { parentRef: { group: '', resource: 'services', namespace: 'default', name: 'x' } } });
+    let n = 100;
+    await until(async () => {
+      const r = await fx.request('POST', '/apis/networking.k8s.io/v1/ipaddresses', { body: ip(n++) });
+      assert.equal(r.status, 201, r.text);
+      return hook.reviews('/equiv').length > 0;
+    }, 'the equivalent webhook');
+    const rq = hook.reviews('/equiv').at(-1)!.request;
+    assert.deepEqual(rq.kind, { group: 'networking.k8s.io', version: 'v1beta1', kind: 'IPAddress' });
+    assert.deepEqual(rq.resource, { group: 'networking.k8s.io', version: 'v1beta1', resource: 'ipaddresses' });
+    assert.deepEqual(rq.requestKind, { group: 'networking.k8s.io', version: 'v1', kind: 'IPAddress' });
+    assert.deepEqual(rq.requestResource, { group: 'networking.k8s.io', version: 'v1', resource: 'ipaddresses' });
+    assert.equal(rq.object.apiVersion, 'networking.k8s.io/v1beta1');
+    assert.equal(hook.reviews('/exact').length, 0, 'an Exact webhook for v1beta1 is not called for v1');
+  });
+
   it('a service-referenced webhook is dialed through its EndpointSlice with the client certificate named for the service', async () => {
     assert.equal((await fx.request('POST', '/api/v1/namespaces/default/services', { body: { metadata: { name: 'hook' }, spec: { ports: [{ name: 'https', port: 443, targetPort: hook.port }] } } })).status, 201);
     const slice = await fx.request('POST', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices', {

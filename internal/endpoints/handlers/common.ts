@@ -6,7 +6,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject, ListMeta, Status } from '../../../api/meta/types.js';
 import type { AdmissionChain } from '../../admission/chain.js';
 import { annotatorFor } from '../../admission/annotations.js';
-import type { AdmissionAttributes, AdmissionOperation, AdmissionVersioning } from '../../admission/interface.js';
+import type { AdmissionAttributes, AdmissionOperation } from '../../admission/interface.js';
+import { admissionVersioning } from '../admission-versioning.js';
 import { newBadRequest, newUnsupportedMediaType } from '../../apierrors/factories.js';
 import type { DeleteOptions, ValidateObjectFunc } from '../../registry/interface.js';
 import type { RequestContext } from '../../request/context.js';
@@ -276,7 +277,7 @@ export function admissionAttributes(
     oldObject,
     dryRun,
     ...(options ? { options } : {}),
-    versioned: versioningOf(h.scope),
+    versioned: admissionVersioning(h.scope),
     userInfo: h.ctx.user,
     addAnnotation: annotatorFor(h.ctx),
   };
@@ -308,23 +309,6 @@ function deleteOptionsObject(o: DeleteOptions): Record<string, unknown> {
     ...(o.propagationPolicy ? { propagationPolicy: o.propagationPolicy } : {}),
     ...(o.dryRun ? { dryRun: ['All'] } : {}),
   };
-}
-
-// One versioning per endpoint, made on first use: admission attributes only point at it.
-const versionings = new WeakMap<ResourceScope, AdmissionVersioning>();
-
-function versioningOf(scope: ResourceScope): AdmissionVersioning {
-  let v = versionings.get(scope);
-  if (!v) {
-    v = {
-      apiVersion: scope.apiVersion,
-      toExternal: (obj) => toExternal(scope, obj),
-      toInternal: (obj) => toInternal(scope, obj),
-      defaults: (obj) => scope.defaulter?.(obj),
-    };
-    versionings.set(scope, v);
-  }
-  return v;
 }
 
 /** The validating-admission hook the store calls with the final object (deleteOptions: a DELETE's). */

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { KubeObject } from '../../../../api/meta/types.js';
 import type { AdmissionAttributes } from '../../interface.js';
 import { compileWebhook } from './accessor.js';
-import { shouldCallHook } from './matcher.js';
+import { rulesMatch, shouldCallHook as shouldCall, type NamespaceLookup, type VersionsLookup } from './matcher.js';
 import type { WebhookSpec } from './types.js';
 import { VersionedAttributes } from './versioned.js';
 
@@ -12,6 +12,17 @@ const namespaces: Record<string, KubeObject> = {
   dev: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'dev', labels: { env: 'dev' } } },
 };
 const lookup = async (name: string) => namespaces[name];
+
+const identity = (apiVersion: string, kind: string) => ({ apiVersion, kind, toExternal: (o: KubeObject) => ({ ...o, apiVersion }), toInternal: (o: KubeObject) => ({ ...o, apiVersion: 'v1' }), defaults: () => undefined });
+// configmaps are served in v1 and (for this test) v2.
+const versionsOf: VersionsLookup = (group, resource) => (group === '' && resource === 'configmaps' ? [{ version: 'v1', versioning: identity('v1', 'ConfigMap') }, { version: 'v2', versioning: identity('v2', 'ConfigMap') }] : []);
+
+/** The dispatchers' test: rules first, then selectors and conditions. */
+async function shouldCallHook(hook: ReturnType<typeof compileWebhook>, va: VersionedAttributes, ns: NamespaceLookup): Promise<boolean> {
+  const match = rulesMatch(hook, va, versionsOf);
+  if (!match) return false;
+  return await shouldCall(hook, va, ns, () => va.inVersion(match.versioning, match.version));
+}
 
 function attrs(over: Partial<AdmissionAttributes> = {}): VersionedAttributes {
   return new VersionedAttributes({
@@ -53,6 +64,16 @@ describe('shouldCallHook', () => {
     const v2 = [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v2'], resources: ['configmaps'] }];
     assert.equal(await shouldCallHook(hook({ rules: v2 }), attrs(), lookup), true);
     assert.equal(await shouldCallHook(hook({ rules: v2, matchPolicy: 'Exact' }), attrs(), lookup), false);
+    const va = attrs();
+    const m = rulesMatch(hook({ rules: v2 }), va, versionsOf);
+    assert.equal(m?.version, 'v2');
+    const v2attrs = va.inVersion(m!.versioning, m!.version);
+    const input = v2attrs.reviewInput();
+    assert.deepEqual(input.kind, { group: '', version: 'v2', kind: 'ConfigMap' });
+    assert.deepEqual(input.resource, { group: '', version: 'v2', resource: 'configmaps' });
+    assert.deepEqual(input.requestKind, { group: '', version: 'v1', kind: 'ConfigMap' });
+    assert.deepEqual(input.requestResource, { group: '', version: 'v1', resource: 'configmaps' });
+    assert.equal(input.object?.apiVersion, 'v2', 'the object is converted to the matched version');
   });
 
   it('selects by namespace labels, and by object or old object labels', async () => {

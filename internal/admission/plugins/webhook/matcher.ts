@@ -10,6 +10,7 @@ import { hasReason, type StatusError } from '../../../apierrors/status-error.js'
 import { CelEvaluationError } from '../../../cel/expression.js';
 import { userInfoJson } from './review.js';
 import { ruleMatches } from './rules.js';
+import type { AdmissionVersioning } from '../../interface.js';
 import type { WebhookAccessor } from './types.js';
 import type { VersionedAttributes } from './versioned.js';
 
@@ -45,15 +46,31 @@ function objectMatches(hook: WebhookAccessor, va: VersionedAttributes): boolean 
   return (a.object !== undefined && hook.objectSelector.matches(labelsOf(a.object) ?? {})) || (a.oldObject !== undefined && hook.objectSelector.matches(labelsOf(a.oldObject) ?? {}));
 }
 
-/** Whether one of hook's rules matches the request (synchronous: callers check it first, it is the cheap test). */
-export function rulesMatch(hook: WebhookAccessor, va: VersionedAttributes): boolean {
+/** The served versions of a (sub)resource, preferred first (AdmissionPluginDeps.versionsOf). */
+export type VersionsLookup = (group: string, resource: string, subresource: string) => ReadonlyArray<MatchedVersion>;
+
+/** What a webhook is called in: the version of the resource and the versioning of its kind. */
+export interface MatchedVersion {
+  readonly version: string;
+  readonly versioning: AdmissionVersioning;
+}
+
+/**
+ * Which version a webhook's rules match the request in: the request's own when a rule matches it,
+ * else (matchPolicy Equivalent) the first other served version of the resource a rule matches,
+ * rules in order. Synchronous and cheap: callers test it first.
+ */
+export function rulesMatch(hook: WebhookAccessor, va: VersionedAttributes, versionsOf?: VersionsLookup): MatchedVersion | undefined {
   const target = va.ruleTarget;
   const rules = hook.spec.rules ?? [];
-  for (const r of rules) if (ruleMatches(r, target)) return true;
-  if (hook.spec.matchPolicy !== 'Equivalent') return false;
-  // The same group and resource in another served version is the equivalent resource here.
-  for (const r of rules) if ((r.apiVersions ?? []).length > 0 && ruleMatches({ ...r, apiVersions: ['*'] }, target)) return true;
-  return false;
+  for (const r of rules) if (ruleMatches(r, target)) return { version: target.version, versioning: va.requestVersioning };
+  if (hook.spec.matchPolicy !== 'Equivalent' || !versionsOf) return undefined;
+  for (const r of rules) {
+    for (const v of versionsOf(target.group, target.resource, target.subresource)) {
+      if (v.version !== target.version && ruleMatches(r, { ...target, version: v.version })) return v;
+    }
+  }
+  return undefined;
 }
 
 /** The request variable of matchConditions (the AdmissionRequest without its objects). */
@@ -103,17 +120,22 @@ function conditionsMatch(hook: WebhookAccessor, va: VersionedAttributes): { matc
   return { matches: false, err: newForbidden({ group: a.group, resource: a.resource }, a.name, message) };
 }
 
-/** Whether hook applies to the request; throws the StatusError that refuses it. */
-export async function shouldCallHook(hook: WebhookAccessor, va: VersionedAttributes, namespaces: NamespaceLookup): Promise<boolean> {
-  // kube tests the selectors first, but reports their errors only for a webhook whose rules match:
-  // testing the rules first decides the same, and costs nothing for the webhooks that do not apply.
-  if (!rulesMatch(hook, va)) return false;
+/**
+ * Whether hook applies to the request once its rules matched (see rulesMatch): selectors, then
+ * matchConditions evaluated on the attributes in the matched version (inVersion gives them).
+ * Throws the StatusError that refuses the request.
+ */
+export async function shouldCallHook(hook: WebhookAccessor, va: VersionedAttributes, namespaces: NamespaceLookup, inVersion: () => VersionedAttributes = () => va): Promise<boolean> {
+  // kube tests the selectors before the rules, but reports their errors only for a webhook whose
+  // rules match: testing the rules first (the callers do) decides the same, and costs nothing for
+  // the webhooks that do not apply.
   if (hook.selectorError) throw newInternalError(hook.selectorError);
   const ns = await namespaceMatches(hook, va, namespaces);
   if (!ns.matches && !ns.err) return false;
   if (!objectMatches(hook, va)) return false;
   if (ns.err) throw ns.err;
-  const conditions = conditionsMatch(hook, va);
+  if (hook.conditions.length === 0) return true;
+  const conditions = conditionsMatch(hook, inVersion());
   if (conditions.err) throw conditions.err;
   return conditions.matches;
 }

@@ -15,7 +15,7 @@ import type { WebhookAdmissionMetrics } from '../../../observability/webhook-adm
 import type { RequestContext } from '../../../request/context.js';
 import type { WebhookCaller } from './caller.js';
 import { CallingWebhookError, rejectionStatus, WebhookRejection } from './errors.js';
-import { rulesMatch, shouldCallHook, type NamespaceLookup } from './matcher.js';
+import { rulesMatch, shouldCallHook, type NamespaceLookup, type VersionsLookup } from './matcher.js';
 import { settleCall } from './outcome.js';
 import type { WebhookAccessor } from './types.js';
 import { VersionedAttributes } from './versioned.js';
@@ -37,6 +37,7 @@ export class MutatingDispatcher {
     private readonly caller: WebhookCaller,
     private readonly namespaces: NamespaceLookup,
     private readonly metrics: WebhookAdmissionMetrics,
+    private readonly versionsOf?: VersionsLookup,
   ) {}
 
   /** Calls the webhooks in order; throws the StatusError that refuses the request. */
@@ -48,9 +49,16 @@ export class MutatingDispatcher {
       if (round === 1 && !shouldReinvoke) break;
       for (let i = 0; i < hooks.length; i++) {
         const hook = hooks[i] as WebhookAccessor;
-        if (!rulesMatch(hook, va) || !(await shouldCallHook(hook, va, this.namespaces))) continue;
+        const match = rulesMatch(hook, va, this.versionsOf);
+        if (!match) continue;
+        const inVersion = () => {
+          va.useVersion(match.versioning, match.version);
+          return va;
+        };
+        if (!(await shouldCallHook(hook, va, this.namespaces, inVersion))) continue;
         // A webhook skipped in the first round is not called for the first time in the second.
         if (round === 1 && !reinvoke.has(hook.uid)) continue;
+        inVersion();
         const started = performance.now();
         let changed = false;
         let error: unknown;
@@ -109,7 +117,7 @@ export class MutatingDispatcher {
         JSON.stringify({ configuration: hook.configurationName, webhook: hook.name, patch: ops.map(sortedKeys), patchType: 'JSONPatch' }),
       );
     }
-    va.attrs.versioned?.defaults(patched);
+    va.versioning.defaults(patched);
     va.object = patched;
     va.dirty = true;
     return changed;
@@ -118,8 +126,8 @@ export class MutatingDispatcher {
   /** Puts the patched object back into the request's object (the stored form), in place. */
   private writeBack(va: VersionedAttributes): void {
     const target = va.attrs.object;
-    if (!target || !va.object) return;
-    const internal = va.attrs.versioned ? va.attrs.versioned.toInternal(va.object) : va.object;
+    const internal = va.internalObject();
+    if (!target || !internal) return;
     const t = target as unknown as Record<string, unknown>;
     for (const k of Object.keys(t)) delete t[k];
     Object.assign(t, internal);

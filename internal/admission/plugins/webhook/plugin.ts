@@ -85,6 +85,6 @@ export async function newWebhookPlugin(deps: AdmissionPluginDeps, config: unknow
   const namespaces = namespaceLookup(deps);
   const resource = mutating ? 'mutatingwebhookconfigurations' : 'validatingwebhookconfigurations';
   const source = new HookSource(deps.informers.get(group, resource));
-  const dispatcher = mutating ? new MutatingDispatcher(caller, namespaces, metrics) : new ValidatingDispatcher(caller, namespaces, metrics);
+  const dispatcher = mutating ? new MutatingDispatcher(caller, namespaces, metrics, deps.versionsOf) : new ValidatingDispatcher(caller, namespaces, metrics, deps.versionsOf);
   return new WebhookAdmissionPlugin(mutating ? 'MutatingAdmissionWebhook' : 'ValidatingAdmissionWebhook', mutating, source, dispatcher);
 }

@@ -1,26 +1,47 @@
 /**
  * The attributes of one admission request as webhooks see them (kube's VersionedAttributes): the
- * objects in the request's version, the kind and resource, and the AdmissionReview request fields.
+ * objects in one version (the request's, or the version an Equivalent rule matched), the kind and
+ * resource in that version, and the AdmissionReview request fields.
  */
 import type { KubeObject } from '../../../../api/meta/types.js';
-import type { AdmissionAttributes } from '../../interface.js';
+import type { AdmissionAttributes, AdmissionVersioning } from '../../interface.js';
 import type { ReviewInput } from './review.js';
 import type { RuleTarget } from './rules.js';
 
-/** The request's objects in its own version; object changes as mutating webhooks patch it. */
+function splitApiVersion(apiVersion: string): { group: string; version: string } {
+  const slash = apiVersion.indexOf('/');
+  return { group: slash < 0 ? '' : apiVersion.slice(0, slash), version: slash < 0 ? apiVersion : apiVersion.slice(slash + 1) };
+}
+
+/** The request's own version when the attributes carry none (stored form = request form). */
+function identityVersioning(attrs: AdmissionAttributes): AdmissionVersioning {
+  return {
+    apiVersion: attrs.group ? `${attrs.group}/${attrs.version}` : attrs.version,
+    kind: attrs.kind,
+    toExternal: (o) => o,
+    toInternal: (o) => o,
+    defaults: () => undefined,
+  };
+}
+
+/** The request's objects in one version; object changes as mutating webhooks patch it. */
 export class VersionedAttributes {
+  /** The request's own version. */
+  readonly requestVersioning: AdmissionVersioning;
+  private current: AdmissionVersioning;
+  /** The version of the resource the current version serves it in. */
+  private resourceVersion: string;
   private converted = false;
   private obj: KubeObject | undefined;
   private old: KubeObject | undefined;
   /** Set when a webhook's patch replaced object (it must be written back to the stored form). */
   dirty = false;
-  readonly kind: { group: string; version: string; kind: string };
+  private target: RuleTarget | undefined;
 
   constructor(readonly attrs: AdmissionAttributes) {
-    const v = attrs.versioned;
-    const apiVersion = v?.apiVersion ?? (attrs.group ? `${attrs.group}/${attrs.version}` : attrs.version);
-    const slash = apiVersion.indexOf('/');
-    this.kind = { group: slash < 0 ? '' : apiVersion.slice(0, slash), version: slash < 0 ? apiVersion : apiVersion.slice(slash + 1), kind: attrs.kind };
+    this.requestVersioning = attrs.versioned ?? identityVersioning(attrs);
+    this.current = this.requestVersioning;
+    this.resourceVersion = attrs.version;
   }
 
   // Converted on first use: most requests meet no webhook whose rules match.
@@ -28,12 +49,37 @@ export class VersionedAttributes {
     if (this.converted) return;
     this.converted = true;
     const a = this.attrs;
-    const v = a.versioned;
-    this.obj = a.object && v ? v.toExternal(a.object) : a.object;
-    this.old = a.oldObject && v ? v.toExternal(a.oldObject) : a.oldObject;
+    this.obj = a.object ? this.current.toExternal(a.object) : undefined;
+    this.old = a.oldObject ? this.current.toExternal(a.oldObject) : undefined;
   }
 
-  /** The object in the request's version (as patched so far). */
+  /**
+   * Puts the objects into version v (resource version resourceVersion), converting through the
+   * stored form what webhooks patched so far (kube's ConvertVersionedAttributes).
+   */
+  useVersion(v: AdmissionVersioning, resourceVersion: string): void {
+    if (v.apiVersion === this.current.apiVersion && v.kind === this.current.kind) return;
+    const internal = this.dirty && this.obj ? this.current.toInternal(this.obj) : this.attrs.object;
+    this.current = v;
+    this.resourceVersion = resourceVersion;
+    this.converted = true;
+    this.obj = internal ? v.toExternal(internal) : undefined;
+    this.old = this.attrs.oldObject ? v.toExternal(this.attrs.oldObject) : undefined;
+  }
+
+  /** A copy of these attributes in version v (for webhooks called side by side). */
+  inVersion(v: AdmissionVersioning, resourceVersion: string): VersionedAttributes {
+    const copy = new VersionedAttributes(this.attrs);
+    copy.useVersion(v, resourceVersion);
+    return copy;
+  }
+
+  /** The current version. */
+  get versioning(): AdmissionVersioning {
+    return this.current;
+  }
+
+  /** The object in the current version (as patched so far). */
   get object(): KubeObject | undefined {
     this.convert();
     return this.obj;
@@ -44,24 +90,22 @@ export class VersionedAttributes {
     this.obj = value;
   }
 
-  /** The old object in the request's version. */
+  /** The old object in the current version. */
   get oldObject(): KubeObject | undefined {
     this.convert();
     return this.old;
   }
 
-  private target: RuleTarget | undefined;
+  /** The object in the stored form, with the webhooks' patches. */
+  internalObject(): KubeObject | undefined {
+    return this.obj ? this.current.toInternal(this.obj) : undefined;
+  }
 
-  /** What webhook rules are matched against. */
+  /** What webhook rules are matched against (the request's resource). */
   get ruleTarget(): RuleTarget {
     const a = this.attrs;
     this.target ??= { operation: a.operation, group: a.group, version: a.version, resource: a.resource, subresource: a.subresource, namespace: this.namespace };
     return this.target;
-  }
-
-  /** The resource requested. */
-  get resource(): { group: string; version: string; resource: string } {
-    return { group: this.attrs.group, version: this.attrs.version, resource: this.attrs.resource };
   }
 
   /** The namespace kube reports: a namespace object's own name for requests on an existing namespace. */
@@ -74,12 +118,14 @@ export class VersionedAttributes {
   /** The AdmissionRequest fields (for the review and for matchConditions' request variable). */
   reviewInput(): ReviewInput {
     const a = this.attrs;
+    const requestKind = { ...splitApiVersion(this.requestVersioning.apiVersion), kind: this.requestVersioning.kind };
+    const requestResource = { group: a.group, version: a.version, resource: a.resource };
     return {
-      kind: this.kind,
-      resource: this.resource,
+      kind: { ...splitApiVersion(this.current.apiVersion), kind: this.current.kind },
+      resource: { group: a.group, version: this.resourceVersion, resource: a.resource },
       subResource: a.subresource,
-      requestKind: this.kind,
-      requestResource: this.resource,
+      requestKind,
+      requestResource,
       requestSubResource: a.subresource,
       name: a.name,
       namespace: this.namespace,
