@@ -150,11 +150,19 @@ async function waitForHook(c: string, path: string): Promise<void> {
   hook.received.splice(0, hook.received.length);
 }
 
-async function auditEvents(): Promise<Array<Record<string, any>>> {
-  // The log backend writes asynchronously; give it a moment.
-  await new Promise((r) => setTimeout(r, 200));
-  const text = await readFile(join(fx.dir, 'audit', 'audit.log'), 'utf8');
-  return text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+/** The ResponseComplete audit event of auditID, once the log has it. */
+async function auditEvent(auditID: string): Promise<Record<string, any>> {
+  let found: Record<string, any> | undefined;
+  await until(async () => {
+    const text = await readFile(join(fx.dir, 'audit', 'audit.log'), 'utf8').catch(() => '');
+    found = text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, any>)
+      .find((e) => e.auditID === auditID && e.stage === 'ResponseComplete');
+    return found !== undefined;
+  }, `the audit event ${auditID}`);
+  return found as Record<string, any>;
 }
 
 function metricValue(text: string, name: string, labels: Record<string, string>): number | undefined {
@@ -196,8 +204,7 @@ describe('admission webhooks', () => {
     assert.deepEqual(rq.options, { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1', fieldManager: 'tester' });
     assert.ok(rq.userInfo.username);
 
-    const ev = (await auditEvents()).find((e) => e.auditID === 'mutate-create' && e.stage === 'ResponseComplete');
-    assert.ok(ev, 'audited');
+    const ev = await auditEvent('mutate-create');
     assert.equal(ev.annotations['label.example.com/note'], 'hello');
     assert.deepEqual(JSON.parse(ev.annotations['mutation.webhook.admission.k8s.io/round_0_index_0']), { configuration: 'mutate-label', webhook: 'label.example.com', mutated: true });
     assert.deepEqual(JSON.parse(ev.annotations['patch.webhook.admission.k8s.io/round_0_index_0']), {
@@ -373,7 +380,7 @@ describe('admission webhooks', () => {
     assert.equal(first.length, 2, 'called in round 0 and again in round 1');
     assert.equal(first[1]!.request.object.metadata.labels.second, 'ran', 'the second call sees the later webhook\'s change');
     assert.equal(hook.reviews('/second').length, 1, 'a Never webhook runs once');
-    const ev = (await auditEvents()).find((e) => e.auditID === 'reinvoke' && e.stage === 'ResponseComplete');
+    const ev = await auditEvent('reinvoke');
     const keys = Object.keys(ev?.annotations ?? {}).filter((k) => k.startsWith('mutation.webhook.admission.k8s.io/'));
     assert.equal(keys.length, 3, keys.join(','));
     assert.ok(keys.some((k) => k.startsWith('mutation.webhook.admission.k8s.io/round_1_index_')), 'round 1 annotated');
@@ -395,7 +402,7 @@ describe('admission webhooks', () => {
     assert.equal(reviews.length, 2);
     assert.deepEqual(reviews[1]!.spec, { containers: [{ image: 'registry.example/fine:1' }], annotations: { 'ticket.image-policy.k8s.io/id': '7' }, namespace: 'default' });
     assert.equal(hook.received.filter((r) => r.path === '/imagepolicy').at(-1)?.authorization, 'Bearer image-policy-token');
-    const ev = (await auditEvents()).find((e) => e.auditID === 'image-ok' && e.stage === 'ResponseComplete');
+    const ev = await auditEvent('image-ok');
     assert.equal(ev?.annotations['imagepolicywebhook.image-policy.k8s.io/reviewed-images'], 'registry.example/fine:1');
   });
 });
