@@ -49,10 +49,28 @@ export interface ServerMetrics {
   readonly authenticationAttempts: Counter<'result'>;
   /** authentication_duration_seconds: how long authentication took, by outcome. */
   readonly authenticationDuration: Histogram<'result'>;
+  /** serviceaccount_*_total: uses of service account tokens by kind (kube's pkg/serviceaccount metrics). */
+  readonly serviceAccountTokens: ServiceAccountTokenCounters;
   /** Text for GET /metrics. */
   text(): Promise<string>;
   /** Stops the metrics' timers (the in-flight watermark); call when the server stops. */
   stop(): void;
+}
+
+/** Counters of service account token uses, as kube's pkg/serviceaccount counts them. */
+export interface ServiceAccountTokenCounters {
+  /** serviceaccount_legacy_tokens_total: Secret-based tokens used. */
+  readonly legacy: Counter;
+  /** serviceaccount_legacy_auto_token_uses_total: auto-generated ones (listed in their account's secrets). */
+  readonly legacyAuto: Counter;
+  /** serviceaccount_legacy_manual_token_uses_total: manually created ones. */
+  readonly legacyManual: Counter;
+  /** serviceaccount_invalid_legacy_auto_token_uses_total: ones marked invalid (kubernetes.io/legacy-token-invalid-since). */
+  readonly invalidLegacyAuto: Counter;
+  /** serviceaccount_stale_tokens_total: bound tokens used past their warnafter time. */
+  readonly stale: Counter;
+  /** serviceaccount_valid_tokens_total: bound tokens with a warnafter time used before it. */
+  readonly valid: Counter;
 }
 
 /**
@@ -97,6 +115,14 @@ export function createMetrics(rules: MetricRules = {}): ServerMetrics {
       buckets: exponentialBuckets(0.001, 2, 15),
       ...opts,
     }),
+    serviceAccountTokens: {
+      legacy: new Counter({ name: 'serviceaccount_legacy_tokens_total', help: 'Cumulative legacy service account tokens used', ...opts }),
+      legacyAuto: new Counter({ name: 'serviceaccount_legacy_auto_token_uses_total', help: 'Cumulative auto-generated legacy tokens used', ...opts }),
+      legacyManual: new Counter({ name: 'serviceaccount_legacy_manual_token_uses_total', help: 'Cumulative manually created legacy tokens used', ...opts }),
+      invalidLegacyAuto: new Counter({ name: 'serviceaccount_invalid_legacy_auto_token_uses_total', help: 'Cumulative invalid auto-generated legacy tokens used', ...opts }),
+      stale: new Counter({ name: 'serviceaccount_stale_tokens_total', help: 'Cumulative stale projected service account tokens used', ...opts }),
+      valid: new Counter({ name: 'serviceaccount_valid_tokens_total', help: 'Cumulative valid projected service account tokens used', ...opts }),
+    },
     authorizationDecisions: new Counter({
       name: 'apiserver_authorization_decisions_total',
       help: 'Total number of terminal decisions made by an authorizer split by authorizer type, name, and decision.',

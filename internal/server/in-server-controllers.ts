@@ -5,6 +5,8 @@
  * controller lives in internal/controllers/<name>/ and is listed here once.
  */
 import type { Etcd3 } from 'etcd3';
+import { rootCAPublisher } from '../controllers/root-ca-publisher/controller.js';
+import { serviceAccountsController } from '../controllers/serviceaccounts/controller.js';
 import type { SharedInformers, StorageLookup } from '../controllers/shared-informers.js';
 import type { Logger } from '../observability/logging.js';
 import type { ServerMetrics } from '../observability/metrics.js';
@@ -20,6 +22,8 @@ export interface InServerControllerDeps {
   /** The main etcd client (for leases and the like; writes keep kube's transaction shapes). */
   readonly etcd: Etcd3;
   readonly options: ServerOptions;
+  /** PEM of the CA clients verify the API server with (the serving certificate's CA), when known. */
+  readonly rootCA?: string;
   readonly log: Logger;
   readonly metrics: ServerMetrics;
   /** Aborted when the server stops. */
@@ -28,9 +32,38 @@ export interface InServerControllerDeps {
 
 /** One loop: start returns its stop (which may finish asynchronously). */
 export interface InServerController {
+  /** Its name; for a kube-controller-manager loop, KCM's name, which --controllers selects it by. */
   readonly name: string;
+  /**
+   * Set for the loops kube runs in kube-controller-manager (Capstan has none, so it runs them here):
+   * --controllers may turn them off, e.g. when a real kube-controller-manager runs against Capstan.
+   * The value is KCM's older alias ("serviceaccount" for "serviceaccount-controller").
+   */
+  readonly controllerManagerAlias?: string;
   start(deps: InServerControllerDeps): () => void | Promise<void>;
 }
 
 /** Every in-server controller, in start order. */
-export const inServerControllers: readonly InServerController[] = [];
+export const inServerControllers: readonly InServerController[] = [
+  serviceAccountsController,
+  rootCAPublisher,
+];
+
+/** A kube-controller-manager loop as --controllers names it. */
+export interface ControllerManagerLoop {
+  readonly name: string;
+  readonly controllerManagerAlias: string;
+}
+
+/** The kube-controller-manager loops server.ts starts itself (they need handles these deps do not carry). */
+export const serverStartedLoops: readonly ControllerManagerLoop[] = [
+  { name: 'namespace-controller', controllerManagerAlias: 'namespace' },
+  { name: 'serviceaccount-token-controller', controllerManagerAlias: 'serviceaccount-token' },
+  { name: 'clusterrole-aggregation-controller', controllerManagerAlias: 'clusterrole-aggregation' },
+];
+
+/** Every kube-controller-manager loop Capstan runs, which --controllers selects from. */
+export function controllerManagerLoops(): ControllerManagerLoop[] {
+  const listed = inServerControllers.filter((c): c is InServerController & ControllerManagerLoop => c.controllerManagerAlias !== undefined);
+  return [...serverStartedLoops, ...listed];
+}

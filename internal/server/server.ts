@@ -16,6 +16,7 @@ import { buildAdmissionPlugins, enabledPlugins } from '../admission/plugins/regi
 import { admissionVersioning } from '../endpoints/admission-versioning.js';
 import { SharedInformers } from '../controllers/shared-informers.js';
 import { defaultAdmissionOptions } from './options/admission.js';
+import { defaultControllersOptions } from './options/controllers.js';
 import { inServerControllers } from './in-server-controllers.js';
 import { ClusterRoleAggregationController } from '../controllers/clusterrole-aggregation.js';
 import { NamespaceController } from '../controllers/namespace/controller.js';
@@ -339,7 +340,8 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     contents,
     log,
   });
-  namespaceController.start();
+  const disabledLoops = (options.controllers ?? defaultControllersOptions).disabled;
+  if (!disabledLoops.has('namespace-controller')) namespaceController.start();
   // Capstan has no controller manager: the token controller of Secret-based tokens runs here.
   const tokenController = serviceAccountTokens
     ? new ServiceAccountTokenController({
@@ -350,10 +352,10 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
         log,
       })
     : undefined;
-  tokenController?.start();
+  if (!disabledLoops.has('serviceaccount-token-controller')) tokenController?.start();
   const clusterRoleStorage = storageOf('rbac.authorization.k8s.io', 'clusterroles');
   const aggregationController = clusterRoleStorage ? new ClusterRoleAggregationController({ storage: clusterRoleStorage, log }) : undefined;
-  aggregationController?.start();
+  if (!disabledLoops.has('clusterrole-aggregation-controller')) aggregationController?.start();
   const serviceStorage = registrations.find((r) => r.group === '' && r.resource === 'services')?.main as RestStorage;
   const endpointsStorage = registrations.find((r) => r.group === '' && r.resource === 'endpoints')?.main as RestStorage;
   // Several servers on one etcd: the kubernetes Service lists every live one (--endpoint-reconciler-type).
@@ -406,8 +408,9 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   void ready.then(() => {
     if (postStartHooks.signal.aborted) return;
     for (const c of inServerControllers) {
+      if (disabledLoops.has(c.name)) continue;
       try {
-        controllerStops.push(c.start({ storageOf, informers, storage, etcd: client, options, log, metrics, shutdown: admissionStop.signal }));
+        controllerStops.push(c.start({ storageOf, informers, storage, etcd: client, options, log, metrics, shutdown: admissionStop.signal, ...(certificate.ca ? { rootCA: certificate.ca } : {}) }));
       } catch (err) {
         log.error(`starting controller ${c.name} failed: ${(err as Error).message}`);
       }

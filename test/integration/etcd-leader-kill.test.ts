@@ -7,11 +7,11 @@
  * printed.
  */
 import assert from 'node:assert/strict';
-import { request as httpsRequest } from 'node:https';
 import { after, before, describe, it } from 'node:test';
 import { startLocalEtcdCluster, type LocalEtcdCluster } from '../../hack/local-etcd-cluster.js';
 import { etcdLeader } from '../support/etcd-metrics.js';
 import { startServerOn, type ServerOn } from '../support/server-on.js';
+import { streamWatch } from '../support/watch.js';
 
 const total = 10_000;
 const writersPerServer = 8;
@@ -23,7 +23,7 @@ class Watcher {
   duplicates = 0;
   relists = 0;
   private stopped = false;
-  private req: ReturnType<typeof httpsRequest> | undefined;
+  private watch: { close(): void } | undefined;
 
   constructor(private readonly s: ServerOn) {}
 
@@ -48,45 +48,34 @@ class Watcher {
 
   private watchFrom(rv: string): void {
     if (this.stopped) return;
-    const ca = this.s.server.certificate.ca ?? '';
-    let ended = false;
-    const end = (): void => {
-      if (ended) return;
-      ended = true;
-      void this.relist();
-    };
-    this.req = httpsRequest({ host: '127.0.0.1', port: this.s.port, path: `${cms}?watch=1&allowWatchBookmarks=false&resourceVersion=${rv}`, ca, servername: 'localhost' }, (res) => {
-      let buf = '';
-      res.on('data', (c: Buffer) => {
-        buf += c.toString();
-        let nl: number;
-        while ((nl = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, nl);
-          buf = buf.slice(nl + 1);
-          if (!line.trim()) continue;
-          const ev = JSON.parse(line) as { type: string; object: { metadata: { name: string } } };
+    const w = streamWatch(
+      { port: this.s.port, ca: this.s.server.certificate.ca ?? '', path: `${cms}?watch=1&allowWatchBookmarks=false&resourceVersion=${rv}` },
+      {
+        onOpen: (status) => {
+          if (status === 200) return;
+          w.close();
+          void this.relist();
+        },
+        onEvent: (ev: { type: string; object: { metadata: { name: string } } }) => {
           if (ev.type === 'ERROR') {
-            res.destroy();
-            end();
+            w.close();
+            void this.relist();
             return;
           }
-          if (ev.type !== 'ADDED') continue;
+          if (ev.type !== 'ADDED') return;
           const n = this.seen.get(ev.object.metadata.name) ?? 0;
           if (n > 0) this.duplicates++;
           this.seen.set(ev.object.metadata.name, n + 1);
-        }
-      });
-      res.on('end', end);
-      res.on('error', end);
-      if (res.statusCode !== 200) end();
-    });
-    this.req.on('error', end);
-    this.req.end();
+        },
+        onEnd: () => void this.relist(),
+      },
+    );
+    this.watch = w;
   }
 
   stop(): void {
     this.stopped = true;
-    this.req?.destroy();
+    this.watch?.close();
   }
 }
 

@@ -7,13 +7,13 @@
  */
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
-import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startLocalEtcdCluster, type EtcdMember, type LocalEtcdCluster } from '../../hack/local-etcd-cluster.js';
 import { createCertificateAuthority } from '../../internal/server/pki.js';
 import { etcdMetric } from '../support/etcd-metrics.js';
 import { startServerOn, type ServerOn } from '../support/server-on.js';
+import { streamWatch } from '../support/watch.js';
 
 const cms = '/api/v1/namespaces/default/configmaps';
 const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { k: name } });
@@ -21,22 +21,8 @@ const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: {
 /** Reads lines of a watch stream as they come. */
 function openWatch(port: number, ca: string, path: string): { events: Array<{ type: string; object: { metadata: { name: string } } }>; close(): void } {
   const events: Array<{ type: string; object: { metadata: { name: string } } }> = [];
-  const req = httpsRequest({ host: '127.0.0.1', port, path, ca, servername: 'localhost' }, (res) => {
-    let buf = '';
-    res.on('data', (c: Buffer) => {
-      buf += c.toString();
-      let nl: number;
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
-        if (line.trim()) events.push(JSON.parse(line));
-      }
-    });
-    res.on('error', () => undefined);
-  });
-  req.on('error', () => undefined);
-  req.end();
-  return { events, close: () => req.destroy() };
+  const w = streamWatch({ port, ca, path }, { onEvent: (ev) => events.push(ev) });
+  return { events, close: () => w.close() };
 }
 
 async function eventually(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 15_000): Promise<void> {

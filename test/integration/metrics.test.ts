@@ -66,7 +66,7 @@ async function until(pred: () => Promise<boolean>, ms = 10_000): Promise<void> {
 const cm = '/api/v1/namespaces/default/configmaps';
 
 describe('metrics at /metrics', () => {
-  const fx = useServer({}, async () => [await tokenAuthFileFlag(users), '--authorization-mode=RBAC', '--etcd-count-metric-poll-period=1s']);
+  const fx = useServer({}, async () => [await tokenAuthFileFlag(users), '--authorization-mode=RBAC', '--etcd-count-metric-poll-period=1s', '--controllers=*,-root-ca-cert-publisher']);
 
   it('is served to users allowed get on nonResourceURLs /metrics, and refused to others', async () => {
     const denied = await fx.request('GET', '/metrics', { headers: nobody });

@@ -21,6 +21,7 @@ import type { ControlPlaneTuning, ServerOptions } from '../../internal/server/op
 import { startServer, type RunningServer } from '../../internal/server/server.js';
 import { groupOptionsFromFlags, testServerOptions } from '../support/server.js';
 import { serviceAccountFlags, writeSigningKey } from '../support/service-accounts.js';
+import { streamWatch } from '../support/watch.js';
 
 const tuning = (hostname: string): ControlPlaneTuning => ({
   hostname,
@@ -61,33 +62,26 @@ function call(m: Member, port: number, method: string, path: string, body?: unkn
   });
 }
 
-/** Opens a watch and resolves with its first n events (type and resourceVersion). */
+/** Opens a watch and resolves with its first n events (type, name and resourceVersion). */
 function watchEvents(m: Member, port: number, path: string, n: number): { opened: Promise<void>; events: Promise<Array<[string, string, string]>> } {
   let opened!: () => void;
   const openedP = new Promise<void>((r) => (opened = r));
   const events = new Promise<Array<[string, string, string]>>((resolve, reject) => {
     const out: Array<[string, string, string]> = [];
-    const req = httpsRequest({ host: m.host, port, method: 'GET', path, ca: m.ca, servername: 'localhost' }, (res) => {
-      opened();
-      let buf = '';
-      res.on('data', (c: Buffer) => {
-        buf += c.toString();
-        let nl: number;
-        while ((nl = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, nl);
-          buf = buf.slice(nl + 1);
-          if (!line.trim()) continue;
-          const ev = JSON.parse(line);
+    const w = streamWatch(
+      { host: m.host, port, ca: m.ca, path },
+      {
+        onOpen: () => opened(),
+        onEvent: (ev) => {
           out.push([ev.type, ev.object.metadata.name, ev.object.metadata.resourceVersion]);
           if (out.length === n) {
-            req.destroy();
+            w.close();
             resolve(out);
           }
-        }
-      });
-    });
-    req.on('error', (err) => (out.length === n ? undefined : reject(err)));
-    req.end();
+        },
+        onEnd: (err) => reject(err ?? new Error(`watch ended after ${out.length} of ${n} events`)),
+      },
+    );
   });
   return { opened: openedP, events };
 }

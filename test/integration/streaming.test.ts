@@ -10,7 +10,8 @@ import { gunzipSync } from 'node:zlib';
 import { decodeObject } from '../../proto/codec.js';
 import { useServer } from '../support/server.js';
 
-const fx = useServer();
+// Counts configmaps in its namespace: without the kube-root-ca.crt every namespace gets.
+const fx = useServer({}, ['--controllers=*,-root-ca-cert-publisher']);
 const ns = 'streaming';
 const cms = `/api/v1/namespaces/${ns}/configmaps`;
 const pb = 'application/vnd.kubernetes.protobuf';

@@ -68,3 +68,58 @@ export function openWatch(f: ServerFixture, path: string, headers: Record<string
   });
 }
 
+
+/** Where streamWatch connects. */
+export interface WatchTarget {
+  readonly host?: string;
+  readonly port: number;
+  readonly ca: string;
+  readonly path: string;
+}
+
+/** What streamWatch tells its caller. */
+export interface WatchCallbacks {
+  /** The response arrived (with its status). */
+  onOpen?(status: number): void;
+  /** One event (a parsed JSON line). */
+  onEvent(event: any): void;
+  /** The stream ended, failed, or could not be opened (told once). */
+  onEnd?(err?: Error): void;
+}
+
+/**
+ * Opens a watch and hands each JSON line to onEvent as it arrives, for tests that follow a stream
+ * through faults (restarts, a killed etcd leader) rather than reading it one event at a time.
+ */
+export function streamWatch(target: WatchTarget, callbacks: WatchCallbacks): { close(): void } {
+  let ended = false;
+  const end = (err?: Error): void => {
+    if (ended) return;
+    ended = true;
+    callbacks.onEnd?.(err);
+  };
+  const req = httpsRequest({ host: target.host ?? '127.0.0.1', port: target.port, path: target.path, ca: target.ca, servername: 'localhost' }, (res) => {
+    callbacks.onOpen?.(res.statusCode ?? 0);
+    let buf = '';
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => {
+      buf += chunk;
+      let nl: number;
+      while (!ended && (nl = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        if (line.trim()) callbacks.onEvent(JSON.parse(line));
+      }
+    });
+    res.on('end', () => end());
+    res.on('error', (err) => end(err));
+  });
+  req.on('error', (err) => end(err));
+  req.end();
+  return {
+    close: () => {
+      ended = true;
+      req.destroy();
+    },
+  };
+}

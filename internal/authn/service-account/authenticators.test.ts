@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import type { KubeObject } from '../../../api/meta/types.js';
 import { newNotFound } from '../../apierrors/factories.js';
 import type { Logger } from '../../observability/logging.js';
+import { createMetrics, type ServerMetrics } from '../../observability/metrics.js';
 import type { GetOptions, RestStorage } from '../../registry/interface.js';
 import type { RequestContext } from '../../request/context.js';
 import { boundClaims, legacyClaims } from '../../serviceaccount/claims.js';
@@ -59,11 +60,17 @@ class FakeStore {
   });
 }
 
-function setup(cfg: ServiceAccountTokenConfig = config): { store: FakeStore; auth: { authenticateToken(t: string, a: readonly string[]): Promise<AuthenticationResult | undefined> } } {
+function setup(cfg: ServiceAccountTokenConfig = config): {
+  store: FakeStore;
+  metrics: ServerMetrics;
+  auth: { authenticateToken(t: string, a: readonly string[]): Promise<AuthenticationResult | undefined> };
+} {
   const store = new FakeStore();
-  const [legacy, bound] = serviceAccountTokenAuthenticators(cfg, { storageOf: store.storageOf, log: silent });
+  const metrics = createMetrics();
+  const [legacy, bound] = serviceAccountTokenAuthenticators(cfg, { storageOf: store.storageOf, log: silent, metrics });
   return {
     store,
+    metrics,
     auth: {
       authenticateToken: async (t, a) => (await legacy!.authenticateToken(t, a)) ?? bound!.authenticateToken(t, a),
     },
@@ -212,7 +219,10 @@ describe('legacy service account tokens', () => {
   });
 
   it('record which kind of legacy token was used, and warn the client of an auto-generated one', async () => {
-    const { store, auth } = setup();
+    const { store, auth, metrics } = setup();
+    store.put('serviceaccounts', account());
+    store.put('secrets', secret(legacyToken, { 'kubernetes.io/legacy-token-last-used': new Date().toISOString().slice(0, 10) }));
+    await auth.authenticateToken(legacyToken, []);
     store.put('serviceaccounts', { ...account(), secrets: [{ name: 'robot-token' }] } as KubeObject);
     store.put('secrets', secret(legacyToken, { 'kubernetes.io/legacy-token-last-used': new Date().toISOString().slice(0, 10) }));
     const r = await auth.authenticateToken(legacyToken, []);
@@ -224,12 +234,19 @@ describe('legacy service account tokens', () => {
       assert.deepEqual(err.auditAnnotations, { 'authentication.k8s.io/legacy-token-invalidated': 'robot-token/ns' });
       return true;
     });
+    const text = await metrics.text();
+    metrics.stop();
+    assert.match(text, /^serviceaccount_legacy_tokens_total 3$/m);
+    assert.match(text, /^serviceaccount_legacy_manual_token_uses_total 1$/m);
+    assert.match(text, /^serviceaccount_legacy_auto_token_uses_total 1$/m);
+    assert.match(text, /^serviceaccount_invalid_legacy_auto_token_uses_total 1$/m);
+    assert.match(text, /^# HELP serviceaccount_legacy_tokens_total \[ALPHA\] Cumulative legacy service account tokens used$/m);
   });
 });
 
 describe('stale bound tokens', () => {
-  it('are accepted past their warnafter time with the stale-token audit annotation', async () => {
-    const { store, auth } = setup();
+  it('are accepted past their warnafter time with the stale-token audit annotation, and counted', async () => {
+    const { store, auth, metrics } = setup();
     store.put('serviceaccounts', account());
     const fresh = await auth.authenticateToken(tokenFor({ warnAfterSeconds: 3607 }), []);
     assert.equal(fresh?.auditAnnotations, undefined);
@@ -240,5 +257,11 @@ describe('stale bound tokens', () => {
     const m = /^subject: system:serviceaccount:ns:robot, seconds after warning threshold: (\d+)$/.exec(note);
     assert.ok(m, note);
     assert.ok(Math.abs(Number(m[1]) - 393) <= 2, note);
+    // A token without warnafter counts as neither.
+    await auth.authenticateToken(tokenFor(), []);
+    const text = await metrics.text();
+    metrics.stop();
+    assert.match(text, /^serviceaccount_valid_tokens_total 1$/m);
+    assert.match(text, /^serviceaccount_stale_tokens_total 1$/m);
   });
 });

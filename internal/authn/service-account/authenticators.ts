@@ -13,12 +13,12 @@ import { ServiceAccountJwtAuthenticator, VerifiedTokens } from './jwt-authentica
 import { LegacyTokenValidator } from './legacy-validator.js';
 
 /** Builds the two authenticators; deps.storageOf is read when tokens arrive, not now. */
-export function serviceAccountTokenAuthenticators(config: ServiceAccountTokenConfig, deps: Pick<AuthenticationDeps, 'storageOf' | 'log'>): TokenAuthenticator[] {
+export function serviceAccountTokenAuthenticators(config: ServiceAccountTokenConfig, deps: Pick<AuthenticationDeps, 'storageOf' | 'log' | 'metrics'>): TokenAuthenticator[] {
   const getter = new ServiceAccountTokenGetter(deps.storageOf);
   const verified = new VerifiedTokens(config.verificationKeys);
-  const legacy = new LegacyTokenValidator(config.lookup, getter, deps.storageOf('', 'secrets'), deps.log);
+  const legacy = new LegacyTokenValidator(config.lookup, getter, deps.storageOf('', 'secrets'), deps.log, deps.metrics?.serviceAccountTokens);
   return [
     new ServiceAccountJwtAuthenticator([legacyIssuer], verified, config.apiAudiences, legacy),
-    new ServiceAccountJwtAuthenticator(config.issuers, verified, config.apiAudiences, new BoundTokenValidator(getter)),
+    new ServiceAccountJwtAuthenticator(config.issuers, verified, config.apiAudiences, new BoundTokenValidator(getter, Date.now, deps.metrics?.serviceAccountTokens)),
   ];
 }

@@ -5,6 +5,7 @@
  * for deletion more than the leeway ago. The lookups start together and are judged in kube's order.
  */
 import type { KubeObject } from '../../../api/meta/types.js';
+import type { ServiceAccountTokenCounters } from '../../observability/metrics.js';
 import { leewaySeconds } from '../../serviceaccount/claims.js';
 import type { TokenClaimsValidator } from './jwt-authenticator.js';
 import type { ServiceAccountTokenGetter } from './getter.js';
@@ -62,6 +63,7 @@ export class BoundTokenValidator implements TokenClaimsValidator {
   constructor(
     private readonly getter: ServiceAccountTokenGetter,
     private readonly now: () => number = Date.now,
+    private readonly counters?: ServiceAccountTokenCounters,
   ) {}
 
   async validate(_token: string, claims: Readonly<Record<string, unknown>>): Promise<ServiceAccountInfo> {
@@ -102,6 +104,7 @@ export class BoundTokenValidator implements TokenClaimsValidator {
     // works, and its use is recorded: the client should have refreshed it by now.
     const warnafter = typeof k8s.warnafter === 'number' ? k8s.warnafter : 0;
     const secondsAfterWarn = warnafter !== 0 ? Math.floor(nowMs / 1000) - warnafter : 0;
+    if (warnafter !== 0) (secondsAfterWarn > 0 ? this.counters?.stale : this.counters?.valid)?.inc();
     return {
       ...(secondsAfterWarn > 0 ? { auditAnnotations: { 'authentication.k8s.io/stale-token': `subject: ${str(claims.sub)}, seconds after warning threshold: ${secondsAfterWarn}` } } : {}),
       namespace,

@@ -1,21 +1,17 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { startOtlpReceiver } from '../../../test/support/otlp-receiver.js';
-import { apiserverIdentity, createTracerProvider, exporterUrl } from './provider.js';
+import { apiServerID } from '../../controllers/apiserver-identity/identity.js';
+import { createTracerProvider, exporterUrl } from './provider.js';
 
 const log = { info() {}, warn() {}, error() {}, v() {} };
 
 describe('tracer provider', () => {
   const dir = mkdtempSync(join(tmpdir(), 'capstan-otlp-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
-
-  it("names the server as kube's APIServerIdentity does", () => {
-    // "apiserver-" + base32 (lower case, no padding) of the first 16 bytes of sha256("kube-master").
-    assert.equal(apiserverIdentity('kube-master'), 'apiserver-dfh5icftlrm44oxf3rpaaodwwq');
-  });
 
   it('dials the endpoint forms kube accepts', () => {
     assert.equal(exporterUrl('localhost:4317'), 'http://localhost:4317');
@@ -43,6 +39,8 @@ describe('tracer provider', () => {
         assert.equal(span?.scope, 'k8s.io/apiserver');
         assert.deepEqual(Object.keys(span?.resource ?? {}).sort(), ['host.name', 'service.instance.id', 'service.name']);
         assert.equal(span?.resource['service.name'], 'apiserver');
+        // The same identity the APIServerIdentity Lease is named after (kube's APIServerID is both).
+        assert.equal(span?.resource['service.instance.id'], apiServerID(hostname()));
       } finally {
         await provider.shutdown();
         await receiver.stop();

@@ -3,9 +3,8 @@
  * tracing.NewProvider): spans sampled ParentBased on TraceIDRatioBased(samplingRatePerMillion/1e6)
  * (never, for roots, at 0), batched and exported with OTLP over insecure gRPC to the endpoint,
  * under the resource service.name "apiserver", host.name and service.instance.id (the API
- * server's identity, "apiserver-" and a hash of the host name, as kube's APIServerIdentity makes it).
+ * server's identity: the name of its APIServerIdentity Lease, as kube's APIServerID is both).
  */
-import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { credentials } from '@grpc/grpc-js';
@@ -22,32 +21,9 @@ import {
   type SpanExporter,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
+import { apiServerID } from '../../controllers/apiserver-identity/identity.js';
 import type { Logger } from '../logging.js';
 import type { TracingConfiguration } from './interface.js';
-
-const base32Alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
-
-/** Go's base32.StdEncoding without padding, lower-cased. */
-function base32(data: Buffer): string {
-  let out = '';
-  let bits = 0;
-  let value = 0;
-  for (const byte of data) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += base32Alphabet[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) out += base32Alphabet[(value << (5 - bits)) & 31];
-  return out;
-}
-
-/** kube-apiserver's identity for host: "apiserver-" + base32 of the first 16 bytes of sha256(host name). */
-export function apiserverIdentity(host: string = hostname()): string {
-  return `apiserver-${base32(createHash('sha256').update(host).digest().subarray(0, 16))}`;
-}
 
 /**
  * The OTLP exporter's URL for a validated endpoint: "host:port", "dns://[authority]/host:port",
@@ -116,6 +92,6 @@ export function createTracerProvider(config: TracingConfiguration, log: Logger, 
   return new BasicTracerProvider({
     sampler: new ParentBasedSampler({ root }),
     spanProcessors: [processor],
-    resource: resourceFromAttributes({ 'service.name': 'apiserver', 'host.name': hostname(), 'service.instance.id': apiserverIdentity() }),
+    resource: resourceFromAttributes({ 'service.name': 'apiserver', 'host.name': hostname(), 'service.instance.id': apiServerID(hostname()) }),
   });
 }

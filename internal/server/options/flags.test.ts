@@ -16,6 +16,8 @@ import { defaultSecureServingOptions } from './secure-serving.js';
 import { defaultShutdownOptions } from './shutdown.js';
 import { defaultEndpointReconcilerOptions } from './endpoint-reconciler.js';
 import { defaultStorageLeaseOptions } from './storage-leases.js';
+import { defaultAdmissionOptions } from './admission.js';
+import { defaultTolerationSecondsOptions } from './default-toleration-seconds.js';
 
 const run = (args: string[]) => parseFlags(args, 'Kubernetes v1.33.0+capstan');
 
@@ -44,6 +46,8 @@ describe('apiserver flags', () => {
       hsts: defaultHstsOptions,
       authentication: defaultAuthenticationOptions,
       authorization: defaultAuthorizationOptions,
+      admission: defaultAdmissionOptions,
+      defaultTolerationSeconds: defaultTolerationSecondsOptions,
       audit: defaultAuditOptions,
       etcd: defaultEtcdOptions,
       encryption: defaultEncryptionOptions,

@@ -10,7 +10,9 @@ import { auditFlags } from './audit.js';
 import { authenticationWebhookFlags } from './authentication-webhook.js';
 import { authenticationFlags } from './authentication.js';
 import { authorizationFlags } from './authorization.js';
+import { controllersFlags } from './controllers.js';
 import { corsFlags } from './cors.js';
+import { defaultTolerationSecondsFlags } from './default-toleration-seconds.js';
 import { hstsFlags } from './hsts.js';
 import { secureServingFlags } from './secure-serving.js';
 import { oidcFlags } from './oidc.js';
@@ -56,6 +58,8 @@ export const flagGroups: readonly FlagGroup[] = [
   authenticationWebhookFlags,
   authorizationFlags,
   admissionFlags,
+  controllersFlags,
+  defaultTolerationSecondsFlags,
   auditFlags,
   etcdFlags,
   encryptionFlags,
