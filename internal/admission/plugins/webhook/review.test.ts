@@ -75,3 +75,14 @@ describe('AdmissionReview', () => {
     assert.equal(rejectionStatus('w', { reason: 'Because' }).message, 'admission webhook "w" denied the request: Because');
   });
 });
+
+describe('AdmissionReview version', () => {
+  it('is the first of admissionReviewVersions the server speaks', async () => {
+    const { compileWebhook } = await import('./accessor.js');
+    const version = (admissionReviewVersions: string[]) => compileWebhook('c', { name: 'w', clientConfig: {}, admissionReviewVersions }, 0).reviewVersion;
+    assert.equal(version(['v1']), 'v1');
+    assert.equal(version(['v1beta1']), 'v1beta1');
+    assert.equal(version(['v1beta1', 'v1']), 'v1beta1');
+    assert.equal(version(['v2', 'v1', 'v1beta1']), 'v1');
+  });
+});
