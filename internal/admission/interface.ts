@@ -27,6 +27,17 @@ export interface AdmissionAttributes {
   /** The stored object (UPDATE, DELETE). */
   readonly oldObject: KubeObject | undefined;
   readonly dryRun: boolean;
+  /**
+   * The operation's options as kube hands them to admission (and webhooks): a meta.k8s.io/v1
+   * CreateOptions, UpdateOptions or DeleteOptions object (a patch's PatchOptions become the
+   * UpdateOptions or CreateOptions of what it does). Absent where the request has none.
+   */
+  readonly options?: Readonly<Record<string, unknown>>;
+  /**
+   * Converts between the stored form (object, oldObject) and the request's version, and defaults an
+   * object of the request's version (kube's versioned attributes; webhooks see that version).
+   */
+  readonly versioned?: AdmissionVersioning;
   readonly userInfo: UserInfo;
   /**
    * Adds an annotation to the request's audit event (kube's AddAnnotation): key must be
@@ -34,6 +45,20 @@ export interface AdmissionAttributes {
    * one already set to another value. Recorded only when the request is audited.
    */
   readonly addAnnotation: AddAnnotation;
+}
+
+/** The request's version of a resource: conversions from and to the stored form. Never mutate the argument. */
+export interface AdmissionVersioning {
+  /** apiVersion of the request's kind ("apps/v1", "autoscaling/v1" for scale). */
+  readonly apiVersion: string;
+  /** The kind in that version. */
+  readonly kind: string;
+  /** The stored form in the request's version. */
+  toExternal(obj: KubeObject): KubeObject;
+  /** An object of the request's version in the stored form. */
+  toInternal(obj: KubeObject): KubeObject;
+  /** Applies the request version's defaulting in place (after a webhook's patch). */
+  defaults(obj: KubeObject): void;
 }
 
 /** One admission plugin. Throw a StatusError to refuse a request. */

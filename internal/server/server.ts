@@ -13,6 +13,7 @@ import type { KubeObject } from '../../api/meta/types.js';
 import { AdmissionChain } from '../admission/chain.js';
 import type { AdmissionPlugin } from '../admission/interface.js';
 import { buildAdmissionPlugins, enabledPlugins } from '../admission/plugins/registry.js';
+import { admissionVersioning } from '../endpoints/admission-versioning.js';
 import { SharedInformers } from '../controllers/shared-informers.js';
 import { defaultAdmissionOptions } from './options/admission.js';
 import { defaultControllersOptions } from './options/controllers.js';
@@ -186,7 +187,20 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     admissionPlugins = await buildAdmissionPlugins(
       enabledPlugins(admissionOptions.enable, admissionOptions.disable),
       admissionOptions.pluginConfig,
-      { storageOf, informers, authorizer: () => (security.authorization as NonNullable<typeof security.authorization>).authorizer, options, log, metrics, shutdown: admissionStop.signal },
+      {
+        storageOf,
+        informers,
+        authorizer: () => (security.authorization as NonNullable<typeof security.authorization>).authorizer,
+        versionsOf: (group, resource, subresource) =>
+          (installer.groups().find((g) => g.group === group)?.versions ?? []).flatMap((v) => {
+            const scope = installer.lookup(group, v.version, resource, subresource);
+            return scope ? [{ version: v.version, versioning: admissionVersioning(scope) }] : [];
+          }),
+        options,
+        log,
+        metrics,
+        shutdown: admissionStop.signal,
+      },
       new Set(admissionOptions.enable),
     );
   } catch (err) {

@@ -96,3 +96,43 @@ export async function loadWebhookKubeconfig(path: string): Promise<WebhookTarget
     throw new Error(`invalid webhook kubeconfig ${path}: ${(err as Error).message}`);
   }
 }
+
+/** A kubeconfig user's credentials for a webhook call (client certificate, token, basic auth). */
+export type WebhookCredentials = Pick<WebhookTarget, 'clientCert' | 'clientKey' | 'token' | 'username' | 'password'>;
+
+/**
+ * Reads every user of a kubeconfig by name (kube's admission webhook kubeconfig, whose user names
+ * are the hosts they authenticate to: "<service>.<namespace>.svc", "host:port", "*.example.com",
+ * "*"). Throws with the file's name on anything malformed.
+ */
+export async function loadKubeconfigUsers(path: string): Promise<Map<string, WebhookCredentials>> {
+  const out = new Map<string, WebhookCredentials>();
+  try {
+    const doc = asRecord(parseYaml(await readFile(path, 'utf8')), 'the kubeconfig');
+    const base = dirname(path);
+    const users = doc.users ?? [];
+    if (!Array.isArray(users)) throw new Error('users must be a list');
+    for (const entry of users) {
+      const named = asRecord(entry, 'users') as Named<unknown>;
+      if (typeof named.name !== 'string') throw new Error('a user has no name');
+      const user = named.user === undefined || named.user === null ? {} : asRecord(named.user, `user ${named.name}`);
+      for (const k of ['exec', 'auth-provider']) if (user[k] !== undefined && user[k] !== null) throw new Error(`user.${k} credentials are not supported for webhooks`);
+      const clientCert = await fileOrData(base, user, 'client-certificate', 'client-certificate-data');
+      const clientKey = await fileOrData(base, user, 'client-key', 'client-key-data');
+      if (Boolean(clientCert) !== Boolean(clientKey)) throw new Error(`user ${named.name}: client-certificate and client-key must be given together`);
+      let token = typeof user.token === 'string' && user.token ? user.token : undefined;
+      if (!token && typeof user.tokenFile === 'string' && user.tokenFile) {
+        token = (await readFile(isAbsolute(user.tokenFile) ? user.tokenFile : resolve(base, user.tokenFile), 'utf8')).trim();
+      }
+      out.set(named.name, {
+        ...(clientCert && clientKey ? { clientCert, clientKey } : {}),
+        ...(token ? { token } : {}),
+        ...(typeof user.username === 'string' ? { username: user.username } : {}),
+        ...(typeof user.password === 'string' ? { password: user.password } : {}),
+      });
+    }
+  } catch (err) {
+    throw new Error(`invalid webhook kubeconfig ${path}: ${(err as Error).message}`);
+  }
+  return out;
+}

@@ -8,7 +8,7 @@ import type { SharedInformers, StorageLookup } from '../../controllers/shared-in
 import type { Logger } from '../../observability/logging.js';
 import type { ServerMetrics } from '../../observability/metrics.js';
 import type { ServerOptions } from '../../server/options/flags.js';
-import type { AdmissionPlugin } from '../interface.js';
+import type { AdmissionPlugin, AdmissionVersioning } from '../interface.js';
 
 /** Everything a plugin factory may use. */
 export interface AdmissionPluginDeps {
@@ -21,6 +21,11 @@ export interface AdmissionPluginDeps {
   readonly options: ServerOptions;
   readonly log: Logger;
   readonly metrics: ServerMetrics;
+  /**
+   * The versions a (sub)resource is served in, preferred first (for matchPolicy Equivalent: the
+   * same resource in another version). Absent in tests that serve nothing.
+   */
+  readonly versionsOf?: (group: string, resource: string, subresource: string) => ReadonlyArray<{ readonly version: string; readonly versioning: AdmissionVersioning }>;
   /** Aborted when the server stops: plugins end their timers, connections and watches. */
   readonly shutdown: AbortSignal;
 }

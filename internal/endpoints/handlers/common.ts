@@ -7,8 +7,9 @@ import type { KubeObject, ListMeta, Status } from '../../../api/meta/types.js';
 import type { AdmissionChain } from '../../admission/chain.js';
 import { annotatorFor } from '../../admission/annotations.js';
 import type { AdmissionAttributes, AdmissionOperation } from '../../admission/interface.js';
+import { admissionVersioning } from '../admission-versioning.js';
 import { newBadRequest, newUnsupportedMediaType } from '../../apierrors/factories.js';
-import type { ValidateObjectFunc } from '../../registry/interface.js';
+import type { DeleteOptions, ValidateObjectFunc } from '../../registry/interface.js';
 import type { RequestContext } from '../../request/context.js';
 import { asObject, parseBodyStrict, readBody, sortKeysDeep } from '../negotiation/body.js';
 import { acceptedBodyTypes, bodyEncoding, contentTypeOf, negotiateOutput, type OutputTarget } from '../negotiation/media-type.js';
@@ -260,7 +261,7 @@ function versionOf(apiVersion: string): string {
   return i < 0 ? apiVersion : apiVersion.slice(i + 1);
 }
 
-/** Admission attributes for this request. */
+/** Admission attributes for this request. deleteOptions: the parsed DeleteOptions of a DELETE. */
 export function admissionAttributes(
   h: HandlerInput,
   operation: AdmissionOperation,
@@ -268,7 +269,9 @@ export function admissionAttributes(
   object: KubeObject | undefined,
   oldObject: KubeObject | undefined,
   dryRun: boolean,
+  deleteOptions?: DeleteOptions,
 ): AdmissionAttributes {
+  const options = operation === 'DELETE' ? (deleteOptions ? deleteOptionsObject(deleteOptions) : undefined) : writeOptionsObject(h.query, operation === 'CREATE' ? 'CreateOptions' : 'UpdateOptions');
   return {
     operation,
     group: h.scope.group,
@@ -281,19 +284,49 @@ export function admissionAttributes(
     object,
     oldObject,
     dryRun,
+    ...(options ? { options } : {}),
+    versioned: admissionVersioning(h.scope),
     userInfo: h.ctx.user,
     addAnnotation: annotatorFor(h.ctx),
   };
 }
 
-/** The validating-admission hook the store calls with the final object. */
-export function validatingAdmission(h: HandlerInput, operation: AdmissionOperation, dryRun: boolean): ValidateObjectFunc {
+/**
+ * The CreateOptions or UpdateOptions kube hands admission for a write, from the query as it decodes
+ * them (a patch's PatchOptions become the options of what the patch does; force is not among them).
+ */
+function writeOptionsObject(query: URLSearchParams, kind: 'CreateOptions' | 'UpdateOptions'): Record<string, unknown> {
+  const out: Record<string, unknown> = { kind, apiVersion: 'meta.k8s.io/v1' };
+  const dryRun = query.getAll('dryRun');
+  if (dryRun.length > 0) out.dryRun = dryRun;
+  const fieldManager = query.get('fieldManager');
+  if (fieldManager) out.fieldManager = fieldManager;
+  const fieldValidation = query.get('fieldValidation');
+  if (fieldValidation) out.fieldValidation = fieldValidation;
+  return out;
+}
+
+/** A DELETE's options as the meta.k8s.io/v1 DeleteOptions object admission sees. */
+function deleteOptionsObject(o: DeleteOptions): Record<string, unknown> {
+  return {
+    kind: 'DeleteOptions',
+    apiVersion: 'meta.k8s.io/v1',
+    ...(o.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: o.gracePeriodSeconds } : {}),
+    ...(o.preconditions ? { preconditions: o.preconditions } : {}),
+    ...(o.orphanDependents !== undefined ? { orphanDependents: o.orphanDependents } : {}),
+    ...(o.propagationPolicy ? { propagationPolicy: o.propagationPolicy } : {}),
+    ...(o.dryRun ? { dryRun: ['All'] } : {}),
+  };
+}
+
+/** The validating-admission hook the store calls with the final object (deleteOptions: a DELETE's). */
+export function validatingAdmission(h: HandlerInput, operation: AdmissionOperation, dryRun: boolean, deleteOptions?: DeleteOptions): ValidateObjectFunc {
   return async (ctx: RequestContext, obj: KubeObject, old: KubeObject | undefined) => {
     const name = obj.metadata.name ?? '';
     if (operation === 'DELETE') {
       // kube's AdmissionToValidateObjectDeleteFunc: mutating then validating admission, with the
       // object being deleted as oldObject (mutating plugins see DELETE too, and may refuse it).
-      const attrs = admissionAttributes(h, operation, name, undefined, old ?? obj, dryRun);
+      const attrs = admissionAttributes(h, operation, name, undefined, old ?? obj, dryRun, deleteOptions);
       await h.admission.admit(attrs, ctx);
       await h.admission.validate(attrs, ctx);
       return;

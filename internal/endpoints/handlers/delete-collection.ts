@@ -14,6 +14,6 @@ export const deleteCollectionHandler: Handler = async (h) => {
   if (!storage.deleteCollection) throw methodNotAllowed();
   const listOpts = parseListOptions(h.query, h.scope.selectableFields, h.scope.namespaced, false);
   const deleteOpts = await readDeleteOptions(h);
-  const deleted = await storage.deleteCollection(h.ctx, listOpts, deleteOpts, validatingAdmission(h, 'DELETE', deleteOpts.dryRun));
+  const deleted = await storage.deleteCollection(h.ctx, listOpts, deleteOpts, validatingAdmission(h, 'DELETE', deleteOpts.dryRun, deleteOpts));
   await respondList(h, target, deleted, {});
 };

@@ -39,7 +39,7 @@ export const deleteHandler: Handler = async (h) => {
   if (!storage.delete) throw methodNotAllowed();
   const opts = await readDeleteOptions(h);
   const name = h.ctx.requestInfo.name;
-  const result = await storage.delete(h.ctx, name, opts, validatingAdmission(h, 'DELETE', opts.dryRun));
+  const result = await storage.delete(h.ctx, name, opts, validatingAdmission(h, 'DELETE', opts.dryRun, opts));
   const code = !result.deleted && opts.orphanDependents === false ? 202 : 200;
   if (result.deleted && !result.returnDeletedObject) {
     await respondObject(
