@@ -3,14 +3,23 @@
  * code, and etcd's revision does not move.
  */
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { Etcd3 } from 'etcd3';
 import { useServer } from '../support/server.js';
 
-// Checks that dry runs leave etcd's revision alone: without the loops that write into new namespaces.
-const fx = useServer({}, ['--controllers=*,-root-ca-cert-publisher,-serviceaccount']);
+// Checks that dry runs leave etcd's revision alone: without the publisher that writes into every
+// namespace, and once the default namespace has its service account (pods need it).
+const fx = useServer({}, ['--controllers=*,-root-ca-cert-publisher']);
 let client: Etcd3 | undefined;
 after(() => client?.close());
+/** Waits for ns's default service account: its creation would move the revision. */
+async function defaultAccount(ns: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while ((await fx.request('GET', `/api/v1/namespaces/${ns}/serviceaccounts/default`)).status !== 200) {
+    if (Date.now() > deadline) throw new Error(`no default service account in ${ns}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 async function revision(): Promise<string> {
   client ??= new Etcd3({ hosts: fx.etcd.endpoint });
@@ -29,6 +38,8 @@ const cms = '/api/v1/namespaces/default/configmaps';
 const merge = { 'content-type': 'application/merge-patch+json' };
 
 describe('dry run', () => {
+  before(() => defaultAccount('default'));
+
   it('create, update, patches, delete and deletecollection write nothing', async () => {
     const created = await unchanged(() => fx.request('POST', `${cms}?dryRun=All`, { body: { metadata: { name: 'dry' }, data: { a: '1' } } }));
     assert.equal(created.status, 201);
@@ -72,6 +83,7 @@ describe('dry run', () => {
     assert.equal(status.json().status.phase, 'Running');
 
     await fx.request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'dry-ns' } } });
+    await defaultAccount('dry-ns');
     const nsDel = await unchanged(() => fx.request('DELETE', '/api/v1/namespaces/dry-ns?dryRun=All'));
     assert.equal(nsDel.json().status.phase, 'Terminating');
     assert.equal((await fx.request('GET', '/api/v1/namespaces/dry-ns')).json().status.phase, 'Active');

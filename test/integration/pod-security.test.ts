@@ -121,6 +121,8 @@ describe('PodSecurity admission', () => {
     const exempt = await fx.request('POST', '/api/v1/namespaces/exempt-ns/pods', { body: privileged('priv') });
     assert.equal(exempt.status, 201, exempt.text);
     assert.deepEqual(warnings(exempt), []);
+    // The RuntimeClass plugin needs the class to exist.
+    assert.equal((await fx.request('POST', '/apis/node.k8s.io/v1/runtimeclasses', { body: { metadata: { name: 'kata' }, handler: 'kata' } })).status, 201);
     const kata = await fx.request('POST', '/api/v1/namespaces/enforced/pods', { body: privileged('kata-pod', { runtimeClassName: 'kata' }) });
     assert.equal(kata.status, 201, kata.text);
   });
