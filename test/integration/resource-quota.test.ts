@@ -179,3 +179,125 @@ describe('ResourceQuota', () => {
     assert.match(big.json().message, /requested: gold\.storageclass\.storage\.k8s\.io\/requests\.storage=600Mi, used: gold\.storageclass\.storage\.k8s\.io\/requests\.storage=600Mi, limited: gold\.storageclass\.storage\.k8s\.io\/requests\.storage=1Gi$/);
   });
 });
+
+describe('storage and ingress class plugins', () => {
+  it('DefaultStorageClass gives a class-less claim the newest default class; StorageObjectInUseProtection adds the finalizers', async () => {
+    const sc = (name: string, isDefault: boolean, extra: Record<string, unknown> = {}) => ({
+      metadata: { name, ...(isDefault ? { annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } } : {}) },
+      provisioner: 'example.com/csi',
+      ...extra,
+    });
+    assert.equal((await fx.request('POST', '/apis/storage.k8s.io/v1/storageclasses', { body: sc('older', true) })).status, 201);
+    await new Promise((r) => setTimeout(r, 1100)); // creationTimestamps have one-second resolution
+    assert.equal((await fx.request('POST', '/apis/storage.k8s.io/v1/storageclasses', { body: sc('newer', true, { allowVolumeExpansion: true }) })).status, 201);
+    assert.equal((await fx.request('POST', '/apis/storage.k8s.io/v1/storageclasses', { body: sc('plain', false) })).status, 201);
+    await namespace('st-a');
+    const claim = (name: string, spec: Record<string, unknown> = {}) => ({
+      metadata: { name },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, ...spec },
+    });
+    let created: any;
+    for (let i = 0; i < 50; i++) {
+      const res = await fx.request('POST', '/api/v1/namespaces/st-a/persistentvolumeclaims', { body: claim(`c${i}`) });
+      assert.equal(res.status, 201, res.text);
+      created = res.json();
+      if (created.spec.storageClassName === 'newer') break; // the informer may not show the second class yet
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(created.spec.storageClassName, 'newer');
+    assert.deepEqual(created.metadata.finalizers, ['kubernetes.io/pvc-protection']);
+    const explicit = (await fx.request('POST', '/api/v1/namespaces/st-a/persistentvolumeclaims', { body: claim('explicit', { storageClassName: '' }) })).json();
+    assert.equal(explicit.spec.storageClassName, '');
+
+    const pv = await fx.request('POST', '/api/v1/persistentvolumes', {
+      body: { metadata: { name: 'st-pv' }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp/x' } } },
+    });
+    assert.equal(pv.status, 201, pv.text);
+    assert.deepEqual(pv.json().metadata.finalizers, ['kubernetes.io/pv-protection']);
+  });
+
+  it('PersistentVolumeClaimResize: only bound claims of an expandable class grow', async () => {
+    await namespace('st-b');
+    const body = (name: string, cls: string) => ({
+      metadata: { name },
+      spec: { storageClassName: cls, accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+    });
+    for (const [name, cls] of [['grows', 'newer'], ['fixed', 'plain']] as const) {
+      assert.equal((await fx.request('POST', '/api/v1/namespaces/st-b/persistentvolumeclaims', { body: body(name, cls) })).status, 201);
+    }
+    const grow = (name: string) =>
+      fx.request('PATCH', `/api/v1/namespaces/st-b/persistentvolumeclaims/${name}`, {
+        rawBody: '{"spec":{"resources":{"requests":{"storage":"2Gi"}}}}',
+        headers: { 'content-type': 'application/merge-patch+json' },
+      });
+    // A pending claim's spec cannot change at all (validation answers before admission, as in kube).
+    for (const name of ['grows', 'fixed']) {
+      const bound = await fx.request('PATCH', `/api/v1/namespaces/st-b/persistentvolumeclaims/${name}/status`, {
+        rawBody: '{"status":{"phase":"Bound"}}',
+        headers: { 'content-type': 'application/merge-patch+json' },
+      });
+      assert.equal(bound.status, 200, bound.text);
+    }
+    const fixed = await grow('fixed');
+    assert.equal(fixed.status, 403);
+    assert.equal(
+      fixed.json().message,
+      'persistentvolumeclaims "fixed" is forbidden: only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize',
+    );
+    const ok = await grow('grows');
+    assert.equal(ok.status, 200, ok.text);
+    assert.equal(ok.json().spec.resources.requests.storage, '2Gi');
+  });
+
+  it('DefaultIngressClass gives a class-less Ingress the default IngressClass', async () => {
+    const ic = await fx.request('POST', '/apis/networking.k8s.io/v1/ingressclasses', {
+      body: { metadata: { name: 'nginx', annotations: { 'ingressclass.kubernetes.io/is-default-class': 'true' } }, spec: { controller: 'example.com/ingress' } },
+    });
+    assert.equal(ic.status, 201, ic.text);
+    await namespace('in-a');
+    const ingress = (name: string, annotations?: Record<string, string>) => ({
+      metadata: { name, ...(annotations ? { annotations } : {}) },
+      spec: { defaultBackend: { service: { name: 'web', port: { number: 80 } } } },
+    });
+    let got: any;
+    for (let i = 0; i < 50; i++) {
+      const res = await fx.request('POST', '/apis/networking.k8s.io/v1/namespaces/in-a/ingresses', { body: ingress(`i${i}`) });
+      assert.equal(res.status, 201, res.text);
+      got = res.json();
+      if (got.spec.ingressClassName) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(got.spec.ingressClassName, 'nginx');
+    const annotated = (await fx.request('POST', '/apis/networking.k8s.io/v1/namespaces/in-a/ingresses', { body: ingress('legacy', { 'kubernetes.io/ingress.class': 'other' }) })).json();
+    assert.equal(annotated.spec.ingressClassName, undefined);
+  });
+});
+
+describe('EventRateLimit', () => {
+  it('refuses events past the namespace burst with 429 and kube message', async () => {
+    await namespace('ev-a');
+    const event = (name: string, ns = 'ev-a') => ({
+      metadata: { name },
+      involvedObject: { kind: 'Pod', name: 'p', namespace: ns },
+      reason: 'Test',
+      message: 'm',
+      type: 'Normal',
+    });
+    const codes: number[] = [];
+    let refused: any;
+    for (let i = 0; i < 5; i++) {
+      const res = await fx.request('POST', '/api/v1/namespaces/ev-a/events', { body: event(`e${i}`) });
+      codes.push(res.status);
+      if (res.status === 422) assert.fail(res.text);
+      if (res.status === 429) refused = res.json();
+    }
+    assert.deepEqual(codes.slice(0, 3), [201, 201, 201]);
+    assert.ok(codes.includes(429), String(codes));
+    assert.equal(refused.reason, 'TooManyRequests');
+    assert.equal(refused.message, 'Too many requests: limit reached on type Namespace for key ev-a');
+    // Another namespace has its own bucket.
+    await namespace('ev-b');
+    const other = await fx.request('POST', '/api/v1/namespaces/ev-b/events', { body: event('x', 'ev-b') });
+    assert.equal(other.status, 201, other.text);
+  });
+});

@@ -5,6 +5,10 @@ import { quotaStatusWriter } from '../../../quota/status-writer.js';
 import type { RestStorage } from '../../../registry/interface.js';
 import { parseEventRateLimitConfiguration } from '../event-rate-limit/config.js';
 import { EventRateLimitPlugin } from '../event-rate-limit/plugin.js';
+import { DefaultIngressClass } from '../default-ingress-class/plugin.js';
+import { DefaultStorageClass } from '../default-storage-class/plugin.js';
+import { PersistentVolumeClaimResize } from '../persistent-volume-claim-resize/plugin.js';
+import { StorageObjectInUseProtection } from '../storage-object-in-use-protection/plugin.js';
 import type { AdmissionPluginDeps, AdmissionPluginFactories } from '../deps.js';
 import { parseResourceQuotaConfiguration } from '../resource-quota/config.js';
 import { QuotaAccessor } from '../resource-quota/quota-accessor.js';
@@ -18,6 +22,10 @@ function storage(deps: AdmissionPluginDeps, group: string, resource: string, sub
 }
 
 export const quotaFactories: AdmissionPluginFactories = {
+  DefaultStorageClass: (deps) => new DefaultStorageClass(deps.informers.get('storage.k8s.io', 'storageclasses')),
+  StorageObjectInUseProtection: () => new StorageObjectInUseProtection(),
+  PersistentVolumeClaimResize: (deps) => new PersistentVolumeClaimResize(deps.informers.get('storage.k8s.io', 'storageclasses')),
+  DefaultIngressClass: (deps) => new DefaultIngressClass(deps.informers.get('networking.k8s.io', 'ingressclasses')),
   EventRateLimit: (_deps, config) => new EventRateLimitPlugin(parseEventRateLimitConfiguration(config)),
   ResourceQuota: (deps, config) => {
     const configuration = parseResourceQuotaConfiguration(config);
