@@ -107,5 +107,7 @@ describe('pods evaluator scopes and constraints', () => {
     ]);
     assert.equal(e.handles(testAttributes({ resource: 'pods' })), true);
     assert.equal(e.handles(testAttributes({ resource: 'pods', operation: 'UPDATE' })), false);
+    assert.equal(e.handles(testAttributes({ resource: 'pods', subresource: 'resize', operation: 'UPDATE' })), true);
+    assert.equal(e.handles(testAttributes({ resource: 'pods', subresource: 'status', operation: 'UPDATE' })), false);
   });
 });

@@ -140,7 +140,8 @@ export function newPodEvaluator(now: () => number = Date.now): QuotaEvaluator {
     group: '',
     resource: 'pods',
     scoped: true,
-    handles: (attrs: AdmissionAttributes) => attrs.operation === 'CREATE',
+    // A resize (pods/resize) changes what the pod asks for, so it is charged by its growth.
+    handles: (attrs: AdmissionAttributes) => (attrs.subresource === '' ? attrs.operation === 'CREATE' : attrs.subresource === 'resize' && attrs.operation === 'UPDATE'),
     matchingResources(input) {
       const out = intersection(input, podResources);
       for (const r of input) {

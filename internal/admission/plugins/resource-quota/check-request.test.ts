@@ -73,6 +73,18 @@ describe('checkRequest', () => {
     assert.equal(shrink, qs);
   });
 
+  it('charges a pod resize by its growth', () => {
+    const qs = [quota('cpu', { 'requests.cpu': '1' }, { 'requests.cpu': '500m' })];
+    const sized = (cpu: string, rv?: string) => {
+      const p = pod('p', { requests: { cpu }, limits: { cpu } });
+      if (rv) p.metadata.resourceVersion = rv;
+      return p;
+    };
+    const resize = (to: string) => testAttributes({ operation: 'UPDATE', resource: 'pods', subresource: 'resize', object: sized(to), oldObject: sized('500m', '9') });
+    assert.equal(checkRequest(qs, resize('700m'), pods, [])[0]?.used.get('requests.cpu')?.toString(), '700m');
+    assert.match(refusal(() => checkRequest(qs, resize('2'), pods, [])).message, /exceeded quota: cpu, requested: requests.cpu=1500m, used: requests.cpu=500m, limited: requests.cpu=1$/);
+  });
+
   it('limited resources need a covering quota; limited scopes too', () => {
     const limited: LimitedResource[] = [{ apiGroup: '', resource: 'pods', matchContains: ['requests.cpu'], matchScopes: [] }];
     const sized = pod('p', { requests: { cpu: '1' }, limits: { cpu: '1' } });

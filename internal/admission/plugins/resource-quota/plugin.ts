@@ -1,7 +1,8 @@
 /**
  * ResourceQuota (kube's admission plugin of that name; validating, last in the chain): every
- * create or update of a namespaced object, other than subresources and namespaces themselves, is
- * charged against the quotas of its namespace and refused with 403 when it would exceed one.
+ * create or update of a namespaced object, other than subresources (except a pod's resize) and
+ * namespaces themselves, is charged against the quotas of its namespace and refused with 403 when it
+ * would exceed one.
  */
 import type { RequestContext } from '../../../request/context.js';
 import type { AdmissionAttributes, AdmissionOperation, AdmissionPlugin } from '../../interface.js';
@@ -18,7 +19,8 @@ export class ResourceQuotaPlugin implements AdmissionPlugin {
   }
 
   async validate(attrs: AdmissionAttributes, _ctx: RequestContext): Promise<void> {
-    if (attrs.subresource !== '' || attrs.namespace === '') return;
+    if (attrs.namespace === '') return;
+    if (attrs.subresource !== '' && !(attrs.subresource === 'resize' && attrs.resource === 'pods' && attrs.group === '')) return;
     if (attrs.operation === 'CREATE' && attrs.group === '' && attrs.kind === 'Namespace') return;
     await this.evaluator.evaluate(attrs);
   }
