@@ -20,6 +20,13 @@ writeFileSync(
     'plugins:',
     '- name: EventRateLimit',
     '  path: eventratelimit.yaml',
+    '- name: ResourceQuota',
+    '  configuration:',
+    '    apiVersion: apiserver.config.k8s.io/v1',
+    '    kind: ResourceQuotaConfiguration',
+    '    limitedResources:',
+    '    - resource: persistentvolumeclaims',
+    '      matchContains: [limited.storageclass.storage.k8s.io/requests.storage]',
     '',
   ].join('\n'),
 );
@@ -177,6 +184,23 @@ describe('ResourceQuota', () => {
     const big = await fx.request('POST', '/api/v1/namespaces/rq-e/persistentvolumeclaims', { body: claim('big', '600Mi') });
     assert.equal(big.status, 403);
     assert.match(big.json().message, /requested: gold\.storageclass\.storage\.k8s\.io\/requests\.storage=600Mi, used: gold\.storageclass\.storage\.k8s\.io\/requests\.storage=600Mi, limited: gold\.storageclass\.storage\.k8s\.io\/requests\.storage=1Gi$/);
+  });
+});
+
+describe('ResourceQuota configuration', () => {
+  it('limitedResources from the config file need a covering quota', async () => {
+    await namespace('rq-f');
+    const claim = (name: string) => ({
+      metadata: { name },
+      spec: { storageClassName: 'limited', accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+    });
+    const refused = await fx.request('POST', '/api/v1/namespaces/rq-f/persistentvolumeclaims', { body: claim('a') });
+    assert.equal(refused.status, 403);
+    assert.equal(refused.json().message, 'persistentvolumeclaims "a" is forbidden: insufficient quota to consume: limited.storageclass.storage.k8s.io/requests.storage');
+    await quota('rq-f', 'limited', { hard: { 'limited.storageclass.storage.k8s.io/requests.storage': '5Gi' } });
+    await usedWhen('rq-f', 'limited', (u) => u['limited.storageclass.storage.k8s.io/requests.storage'] === '0');
+    const ok = await fx.request('POST', '/api/v1/namespaces/rq-f/persistentvolumeclaims', { body: claim('a') });
+    assert.equal(ok.status, 201, ok.text);
   });
 });
 
