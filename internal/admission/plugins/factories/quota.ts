@@ -21,6 +21,11 @@ function storage(deps: AdmissionPluginDeps, group: string, resource: string, sub
   return s;
 }
 
+/**
+ * ResourceQuota (with its informer-backed accessor and status writer), the storage and ingress
+ * class plugins over shared informers, and EventRateLimit; each reads its configuration here and
+ * throws kube's message when it is invalid.
+ */
 export const quotaFactories: AdmissionPluginFactories = {
   DefaultStorageClass: (deps) => new DefaultStorageClass(deps.informers.get('storage.k8s.io', 'storageclasses')),
   StorageObjectInUseProtection: () => new StorageObjectInUseProtection(),
