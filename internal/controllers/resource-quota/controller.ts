@@ -8,6 +8,7 @@
  * so a write racing quota admission fails and the quota is recounted.
  */
 import type { KubeObject } from '../../../api/meta/types.js';
+import { hasReason } from '../../apierrors/status-error.js';
 import type { QuotaEvaluator, QuotaObject } from '../../quota/interface.js';
 import { parseObjectCountName } from '../../quota/object-count.js';
 import { EvaluatorRegistry, isIgnoredResource } from '../../quota/registry.js';
@@ -19,6 +20,12 @@ import type { SharedInformers } from '../shared-informers.js';
 import { calculateUsage } from './calculate-usage.js';
 import { updateNeedsReplenish } from './update-filter.js';
 import { WorkQueue } from './work-queue.js';
+
+/** A counted resource's informer and its objects by namespace. */
+interface Monitor {
+  readonly informer: Informer;
+  readonly byNamespace: Map<string, Map<string, KubeObject>>;
+}
 
 /** kube's --resource-quota-sync-period default. */
 export const defaultQuotaResyncMs = 5 * 60_000;
@@ -39,7 +46,7 @@ export interface ResourceQuotaControllerOptions {
 export class ResourceQuotaController {
   private readonly registry: EvaluatorRegistry;
   private readonly queue: WorkQueue;
-  private readonly monitors = new Map<string, Informer | undefined>();
+  private readonly monitors = new Map<string, Monitor | undefined>();
   private quotas!: Informer;
   private resyncTimer: NodeJS.Timeout | undefined;
 
@@ -47,7 +54,11 @@ export class ResourceQuotaController {
     this.registry = new EvaluatorRegistry(options.now);
     this.queue = new WorkQueue(
       (key) => this.sync(key),
-      (key, err) => options.log.warn(`resource quota ${key}: ${(err as Error).message}; retrying`),
+      (key, err) => {
+        // Losing a compare-and-swap to quota admission is routine: recount and try again.
+        if (hasReason(err, 'Conflict')) options.log.v(2, `resource quota ${key}: ${(err as Error).message}; retrying`);
+        else options.log.warn(`resource quota ${key}: ${(err as Error).message}; retrying`);
+      },
       options.workers ?? 5,
     );
   }
@@ -78,8 +89,11 @@ export class ResourceQuotaController {
     return this.queue.idle();
   }
 
-  /** The informer of an evaluator's resource, started and with replenishment handlers; undefined when not served. */
-  private monitor(group: string, resource: string): Informer | undefined {
+  /**
+   * The objects of an evaluator's resource by namespace, kept from its informer (started on first
+   * use, with replenishment handlers); undefined when the resource is not served.
+   */
+  private monitor(group: string, resource: string): Monitor | undefined {
     const key = `${resource}.${group}`;
     if (this.monitors.has(key)) return this.monitors.get(key);
     let informer: Informer | undefined;
@@ -88,14 +102,34 @@ export class ResourceQuotaController {
     } catch {
       informer = undefined;
     }
-    this.monitors.set(key, informer);
-    informer?.addHandlers({
+    if (!informer) {
+      this.monitors.set(key, undefined);
+      return undefined;
+    }
+    const byNamespace = new Map<string, Map<string, KubeObject>>();
+    const put = (obj: KubeObject) => {
+      const ns = obj.metadata.namespace ?? '';
+      let m = byNamespace.get(ns);
+      if (!m) byNamespace.set(ns, (m = new Map()));
+      m.set(obj.metadata.name ?? '', obj);
+    };
+    const monitor: Monitor = { informer, byNamespace };
+    this.monitors.set(key, monitor);
+    informer.addHandlers({
+      added: put,
       updated: (obj, old) => {
+        put(obj);
         if (updateNeedsReplenish(group, resource, old, obj, (this.options.now ?? Date.now)())) this.replenish(group, resource, obj.metadata.namespace ?? '');
       },
-      deleted: (obj) => this.replenish(group, resource, obj.metadata.namespace ?? ''),
+      deleted: (obj) => {
+        const ns = obj.metadata.namespace ?? '';
+        const m = byNamespace.get(ns);
+        m?.delete(obj.metadata.name ?? '');
+        if (m?.size === 0) byNamespace.delete(ns);
+        this.replenish(group, resource, ns);
+      },
     });
-    return informer;
+    return monitor;
   }
 
   /** Queues the quotas of namespace that track group/resource (kube's replenishQuota). */
@@ -110,12 +144,10 @@ export class ResourceQuotaController {
   }
 
   private async listNamespace(e: QuotaEvaluator, namespace: string): Promise<Iterable<KubeObject> | undefined> {
-    const informer = this.monitor(e.group, e.resource);
-    if (!informer) return undefined;
-    await informer.synced;
-    const out: KubeObject[] = [];
-    for (const obj of informer.list()) if (obj.metadata.namespace === namespace) out.push(obj);
-    return out;
+    const monitor = this.monitor(e.group, e.resource);
+    if (!monitor) return undefined;
+    await monitor.informer.synced;
+    return [...(monitor.byNamespace.get(namespace)?.values() ?? [])];
   }
 
   /** Recounts one quota and writes its status when it changed (kube's syncResourceQuota). */
