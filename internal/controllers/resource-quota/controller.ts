@@ -46,7 +46,7 @@ export interface ResourceQuotaControllerOptions {
 export class ResourceQuotaController {
   private readonly registry: EvaluatorRegistry;
   private readonly queue: WorkQueue;
-  private readonly monitors = new Map<string, Monitor | undefined>();
+  private readonly monitors = new Map<string, Monitor>();
   private quotas!: Informer;
   private resyncTimer: NodeJS.Timeout | undefined;
 
@@ -95,15 +95,13 @@ export class ResourceQuotaController {
    */
   private monitor(group: string, resource: string): Monitor | undefined {
     const key = `${resource}.${group}`;
-    if (this.monitors.has(key)) return this.monitors.get(key);
-    let informer: Informer | undefined;
+    const known = this.monitors.get(key);
+    if (known) return known;
+    let informer: Informer;
     try {
       informer = this.options.informers.get(group, resource);
     } catch {
-      informer = undefined;
-    }
-    if (!informer) {
-      this.monitors.set(key, undefined);
+      // Not served (yet: a custom resource's definition may come later); asked again next sync.
       return undefined;
     }
     const byNamespace = new Map<string, Map<string, KubeObject>>();
