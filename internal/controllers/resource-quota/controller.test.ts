@@ -105,6 +105,14 @@ describe('ResourceQuotaController', () => {
     assert.deepEqual(writes.at(-1)?.status?.used, { pods: '1' });
     controller.stop();
   });
+  it('omits an empty used list, as kube omitempty does', async () => {
+    const { controller, writes, quotas } = setup();
+    controller.start();
+    quotas.put({ metadata: { name: 'odd', namespace: 'ns', resourceVersion: '1' }, spec: { hard: { 'example.com/unknown': '1' } } } as KubeObject);
+    await controller.idle();
+    assert.deepEqual(writes.map((w) => w.status), [{ hard: { 'example.com/unknown': '1' } }]);
+    controller.stop();
+  });
 });
 
 describe('quota controller helpers', () => {

@@ -160,13 +160,17 @@ export class ResourceQuotaController {
     }
     const statusHard = quota.status?.hard;
     const statusUsed = quota.status?.used;
-    let dirty = !equals(hard, resourceListFromJSON(statusHard)) || statusHard === undefined || statusUsed === undefined;
+    // kube's lists are omitempty: an empty one is absent, so only a missing one with content is dirty.
+    let dirty = !equals(hard, resourceListFromJSON(statusHard)) || (statusHard === undefined && hard.size > 0);
     const used = resourceListFromJSON(statusUsed);
     const observed = await calculateUsage(quota, this.registry.list(), (e, ns) => this.listNamespace(e, ns));
     for (const [k, v] of observed) used.set(k, v);
     const newUsed = mask(used, hard.keys());
-    dirty ||= !equals(newUsed, resourceListFromJSON(statusUsed));
+    dirty ||= !equals(newUsed, resourceListFromJSON(statusUsed)) || (statusUsed === undefined && newUsed.size > 0);
     if (!dirty) return;
-    await this.options.writeStatus({ ...quota, status: { hard: resourceListToJSON(hard), used: resourceListToJSON(newUsed) } });
+    const status: QuotaObject['status'] = {};
+    if (hard.size > 0) status.hard = resourceListToJSON(hard);
+    if (newUsed.size > 0) status.used = resourceListToJSON(newUsed);
+    await this.options.writeStatus({ ...quota, status });
   }
 }
