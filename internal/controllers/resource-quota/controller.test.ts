@@ -146,15 +146,15 @@ describe('quota controller helpers', () => {
       2,
     );
     q.add('a');
-    q.add('a');
+    q.add('a'); // 'a' is running: it runs once more afterwards, never beside itself
     q.add('b');
-    await new Promise((r) => setTimeout(r, 1));
-    q.add('a');
+    q.add('b');
     q.add('bad');
     await q.idle();
-    await new Promise((r) => setTimeout(r, 30));
+    await new Promise((r) => setTimeout(r, 30)); // past the first retry delay (10 ms)
     await q.idle();
     assert.deepEqual(seen.filter((k) => k === 'a').length, 2);
+    assert.deepEqual(seen.filter((k) => k === 'b').length, 2);
     assert.deepEqual(seen.filter((k) => k === 'bad').length, 2);
     q.stop();
   });
