@@ -54,7 +54,7 @@ function isQualifiedName(value: string): boolean {
 }
 
 /** IsExtendedResourceName: not native, not requests.*, and a qualified name once prefixed with requests. */
-export function isExtendedResourceName(name: string): boolean {
+function isExtendedResourceName(name: string): boolean {
   if (isNativeResource(name) || name.startsWith(requestsPrefix)) return false;
   return isQualifiedName(`${requestsPrefix}${name}`);
 }

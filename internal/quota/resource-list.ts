@@ -41,16 +41,6 @@ export function add(a: ResourceList, b: ResourceList): Map<string, Quantity> {
   return out;
 }
 
-/** Subtract: a - b (keys of either; a key only in b becomes its negation). */
-export function subtract(a: ResourceList, b: ResourceList): Map<string, Quantity> {
-  const out = new Map(a);
-  for (const [k, v] of b) {
-    const cur = out.get(k);
-    out.set(k, cur ? cur.sub(v) : v.neg());
-  }
-  return out;
-}
-
 /** SubtractWithNonNegativeResult: a - b per key of a, floored at zero; keys only in b are zero. */
 export function subtractNonNegative(a: ResourceList, b: ResourceList): Map<string, Quantity> {
   const out = new Map<string, Quantity>();
@@ -133,7 +123,3 @@ export function count(value: number): Quantity {
   return newQuantity(value);
 }
 
-/** The zero quantity (DecimalSI). */
-export function zeroQuantity(): Quantity {
-  return zero;
-}

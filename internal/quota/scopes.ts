@@ -5,7 +5,6 @@
  */
 import type { KubeObject } from '../../api/meta/types.js';
 import type { QuotaEvaluator, QuotaObject, ScopeSelectorRequirement } from './interface.js';
-import { resourceListFromJSON } from './resource-list.js';
 
 /** The selectors of a quota: its scopes as Exists, then its scopeSelector expressions. */
 export function scopeSelectorsOf(quota: QuotaObject): ScopeSelectorRequirement[] {
@@ -58,7 +57,3 @@ export function uncoveredScopes(
   return limited.filter((l) => !matched.some((m) => m.scopeName === l.scopeName));
 }
 
-/** The hard limits a quota's status records (what admission enforces). */
-export function statusHard(quota: QuotaObject) {
-  return resourceListFromJSON(quota.status?.hard);
-}
