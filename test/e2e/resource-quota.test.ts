@@ -1,6 +1,6 @@
 /**
- * End to end: kubectl creates a quota, describes its usage as the quota controller recorded it,
- * and reports the refusal of a pod past it with kube's words.
+ * End to end: kubectl creates a quota, describes and lists its usage as the quota controller and
+ * admission recorded it, and reports the refusal of a pod past it with kube's words.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -27,6 +27,9 @@ describe('kubectl and ResourceQuota', () => {
     assert.match(described, /Resource\s+Used\s+Hard/);
     assert.match(described, /pods\s+0\s+1/);
     ok(await kubectl(fx.kubeconfigPath, ['-n', ns, 'run', 'a', '--image=nginx']), 'run a');
+    const table = ok(await kubectl(fx.kubeconfigPath, ['-n', ns, 'get', 'quota']), 'get quota');
+    assert.match(table, /^NAME\s+AGE\s+REQUEST\s+LIMIT\n/);
+    assert.match(table, /\nq\s+\d+s\s+count\/configmaps: \d\/5, pods: 1\/1\s*\n/);
     const refused = await kubectl(fx.kubeconfigPath, ['-n', ns, 'run', 'b', '--image=nginx']);
     assert.notEqual(refused.code, 0);
     assert.match(refused.stderr, /Error from server \(Forbidden\): pods "b" is forbidden: exceeded quota: q, requested: pods=1, used: pods=1, limited: pods=1/);
