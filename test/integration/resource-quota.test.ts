@@ -4,10 +4,10 @@
  * a quota, scopes, dry run; and the storage/ingress class plugins and EventRateLimit.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { useServer } from '../support/server.js';
 
 const configDir = mkdtempSync(join(tmpdir(), 'capstan-quota-'));
@@ -36,6 +36,7 @@ writeFileSync(
 );
 
 const fx = useServer({}, ['--enable-admission-plugins=EventRateLimit', `--admission-control-config-file=${admissionConfig}`]);
+after(() => rmSync(configDir, { recursive: true, force: true }));
 
 async function namespace(name: string): Promise<void> {
   const res = await fx.request('POST', '/api/v1/namespaces', { body: { metadata: { name } } });
