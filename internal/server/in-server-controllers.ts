@@ -10,6 +10,7 @@ import { serviceAccountsController } from '../controllers/serviceaccounts/contro
 import { defaultServiceCIDRController } from '../controllers/default-service-cidr/controller.js';
 import { nodePortRepairController } from '../controllers/node-port-repair/controller.js';
 import { serviceIPRepairController } from '../controllers/service-ip-repair/controller.js';
+import { resourceQuotaController } from '../controllers/resource-quota/register.js';
 import type { SharedInformers, StorageLookup } from '../controllers/shared-informers.js';
 import type { Logger } from '../observability/logging.js';
 import type { ServerMetrics } from '../observability/metrics.js';
@@ -60,6 +61,7 @@ export const inServerControllers: readonly InServerController[] = [
   defaultServiceCIDRController,
   serviceIPRepairController,
   nodePortRepairController,
+  resourceQuotaController,
 ];
 
 /** A kube-controller-manager loop as --controllers names it. */

@@ -156,6 +156,22 @@ describe('several API servers on one etcd', () => {
     assert.equal(again.status, 200);
   });
 
+  it('concurrent pod creates through both servers never exceed a ResourceQuota (compare-and-swap on its status)', async () => {
+    assert.equal((await call(a, port, 'POST', '/api/v1/namespaces', { metadata: { name: 'quota-multi' } })).status, 201);
+    const q = await call(a, port, 'POST', '/api/v1/namespaces/quota-multi/resourcequotas', { metadata: { name: 'q' }, spec: { hard: { pods: '6' } } });
+    assert.equal(q.status, 201);
+    await until('quota status on both servers', async () => [(await call(a, port, 'GET', '/api/v1/namespaces/quota-multi/resourcequotas/q')).json.status?.used?.pods, (await call(b, port, 'GET', '/api/v1/namespaces/quota-multi/resourcequotas/q')).json.status?.used?.pods], (v) => v[0] === '0' && v[1] === '0');
+    const pod = (name: string) => ({ metadata: { name }, spec: { containers: [{ name: 'c', image: 'i' }] } });
+    const replies = await Promise.all(Array.from({ length: 16 }, (_, i) => call(i % 2 ? a : b, port, 'POST', '/api/v1/namespaces/quota-multi/pods', pod(`p${i}`))));
+    const created = replies.filter((r) => r.status === 201).length;
+    assert.ok(created <= 6, `created ${created}`);
+    for (const r of replies) if (r.status !== 201) assert.ok(r.status === 403 || r.status === 409, JSON.stringify(r.json));
+    const pods = (await call(a, port, 'GET', '/api/v1/namespaces/quota-multi/pods')).json.items.length;
+    assert.equal(pods, created);
+    const used = (await call(b, port, 'GET', '/api/v1/namespaces/quota-multi/resourcequotas/q')).json.status.used.pods;
+    assert.equal(used, String(created));
+  });
+
   it('watches on both servers see the same events with the same resourceVersions', async () => {
     const list = await call(a, port, 'GET', '/api/v1/namespaces/default/configmaps');
     const from = list.json.metadata.resourceVersion;

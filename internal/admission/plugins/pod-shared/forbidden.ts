@@ -1,22 +1,16 @@
 /**
- * kube's admission.NewForbidden for the pod plugins: `<resource> "<name>" is forbidden: <why>`
- * (403), named by the request's name, else the object's name or generateName, else "Unknown", and
- * utilerrors' aggregate text for several reasons.
+ * Admission errors for the pod plugins: the name kube's extractResourceName gives the object, and
+ * utilerrors' aggregate text for several reasons. The 403 itself is ../../forbidden.ts.
  */
-import { newForbidden } from '../../../apierrors/factories.js';
-import type { StatusError } from '../../../apierrors/status-error.js';
 import type { AdmissionAttributes } from '../../interface.js';
+
+export { admissionForbidden } from '../../forbidden.js';
 
 /** The name admission errors call the object: kube's extractResourceName. */
 export function admissionObjectName(attrs: AdmissionAttributes): string {
   if (attrs.name) return attrs.name;
   const meta = attrs.object?.metadata;
   return meta?.name || meta?.generateName || 'Unknown';
-}
-
-/** A 403 Forbidden for the request's resource, as admission.NewForbidden builds it. */
-export function admissionForbidden(attrs: AdmissionAttributes, why: string): StatusError {
-  return newForbidden({ group: attrs.group, resource: attrs.resource }, admissionObjectName(attrs), why);
 }
 
 /** utilerrors.NewAggregate's text: one message alone, several as "[a, b]". */

@@ -15,6 +15,7 @@ import { ingressPrinter } from './networking.js';
 import { nodePrinter } from './nodes.js';
 import { podPrinter } from './pods.js';
 import { podDisruptionBudgetPrinter, priorityClassPrinter } from './policy.js';
+import { resourceQuotaPrinter } from './quota.js';
 import { clusterRoleBindingPrinter, roleBindingPrinter } from './rbac.js';
 import { servicePrinter } from './services.js';
 import { persistentVolumeClaimPrinter, persistentVolumePrinter, storageClassPrinter } from './storage.js';
@@ -39,6 +40,7 @@ const byGroupResource: ReadonlyMap<string, TablePrinter> = new Map<string, Table
   ['/events', eventPrinter(false)],
   ['/persistentvolumes', persistentVolumePrinter],
   ['/persistentvolumeclaims', persistentVolumeClaimPrinter],
+  ['/resourcequotas', resourceQuotaPrinter],
   ['apps/deployments', deploymentPrinter],
   ['apps/replicasets', replicaSetPrinter],
   ['apps/statefulsets', statefulSetPrinter],
