@@ -1,0 +1,89 @@
+/**
+ * JSON values to CEL and back. Objects are converted lazily, one level at a time as an expression
+ * reaches into them, so evaluating `object.spec.replicas` against a large object costs a few map
+ * lookups, not a copy of the object. Integral JSON numbers become CEL ints, as Kubernetes' CEL
+ * sees integer fields.
+ */
+import { isCelList, isCelMap, isCelUint, type CelInput, type CelValue } from '@bufbuild/cel';
+import { isReflectMessage } from '@bufbuild/protobuf/reflect';
+
+/** A read-only CEL view of a JSON object: values are converted on first access. */
+class LazyJsonMap extends Map<string, CelInput> {
+  private readonly cache = new Map<string, CelInput>();
+
+  constructor(private readonly obj: Record<string, unknown>) {
+    super();
+  }
+
+  override get size(): number {
+    return Object.keys(this.obj).length;
+  }
+
+  override get(key: string): CelInput | undefined {
+    if (typeof key !== 'string' || !Object.prototype.hasOwnProperty.call(this.obj, key)) return undefined;
+    let v = this.cache.get(key);
+    if (v === undefined) {
+      v = toCel(this.obj[key]);
+      this.cache.set(key, v);
+    }
+    return v;
+  }
+
+  override has(key: string): boolean {
+    return typeof key === 'string' && Object.prototype.hasOwnProperty.call(this.obj, key);
+  }
+
+  override *keys(): MapIterator<string> {
+    yield* Object.keys(this.obj);
+  }
+
+  override *values(): MapIterator<CelInput> {
+    for (const k of Object.keys(this.obj)) yield this.get(k)!;
+  }
+
+  override *entries(): MapIterator<[string, CelInput]> {
+    for (const k of Object.keys(this.obj)) yield [k, this.get(k)!];
+  }
+
+  override [Symbol.iterator](): MapIterator<[string, CelInput]> {
+    return this.entries();
+  }
+
+  override forEach(cb: (value: CelInput, key: string, map: Map<string, CelInput>) => void, thisArg?: unknown): void {
+    for (const [k, v] of this.entries()) cb.call(thisArg, v, k, this);
+  }
+}
+
+/** JSON (or a CEL value already) to CEL input. */
+export function toCel(value: unknown): CelInput {
+  if (value === null || value === undefined) return null;
+  switch (typeof value) {
+    case 'number':
+      return Number.isInteger(value) ? BigInt(value) : value;
+    case 'string':
+    case 'boolean':
+    case 'bigint':
+      return value;
+    case 'object':
+      break;
+    default:
+      return null;
+  }
+  if (Array.isArray(value)) return value.map(toCel);
+  if (value instanceof Map || value instanceof Uint8Array || isCelList(value) || isCelMap(value) || isCelUint(value) || isReflectMessage(value)) {
+    return value as CelInput;
+  }
+  return new LazyJsonMap(value as Record<string, unknown>);
+}
+
+/** A CEL value back to JS (lists to arrays, maps to plain objects, uints to bigint). */
+export function fromCel(value: CelValue): unknown {
+  if (isCelList(value)) return [...value].map((v) => fromCel(v));
+  if (isCelMap(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of value) out[String(isCelUint(k) ? k.value : k)] = fromCel(v);
+    return out;
+  }
+  if (isCelUint(value)) return value.value;
+  return value;
+}
