@@ -8,7 +8,7 @@
  * This is the shared entry point: callers import compileExpression / CelCompileError /
  * CelEvaluationError from here and never touch @bufbuild/cel directly.
  */
-import { isCelError, parse, plan, type CelInput } from '@bufbuild/cel';
+import { isCelError, parse, plan, type CelInput, type CelValue } from '@bufbuild/cel';
 import { maxId, rewrite } from './ast.js';
 import { checkExpr, formatIssues } from './check.js';
 import { isKubeTypeName, kubeEnv, kubeFunctionShapes } from './env.js';
@@ -59,6 +59,8 @@ export interface CompiledExpression {
   readonly expression: string;
   /** The result converted to JS (boolean, string, number, bigint, arrays, plain objects, null); throws CelEvaluationError. Authorization checks must answer synchronously. */
   evaluate(activation: CelActivation, options?: EvaluateOptions): unknown;
+  /** The result as a CEL value (for composition: a variable's value inside another expression's activation), with its cost. */
+  evaluateValue(activation: CelActivation, options?: EvaluateOptions): { readonly value: CelValue; readonly cost: number };
   /** As evaluate, awaiting authorization checks that need I/O; resolves to the value and its runtime cost. Rejects with CelEvaluationError. */
   evaluateAsync(activation: CelActivation, options?: EvaluateOptions): Promise<Evaluation>;
 }
@@ -98,19 +100,27 @@ export function compileExpression(expression: string, options: CompileOptions): 
   const declared = new Set(options.variables);
   const defaultLimit = options.costLimit ?? perCallLimit;
 
-  const once = (activation: CelActivation, opts: EvaluateOptions | undefined): Evaluation => {
+  const raw = (activation: CelActivation, opts: EvaluateOptions | undefined): { value: CelValue; cost: number } => {
     const bindings: Record<string, CelInput> = {};
     for (const [k, v] of Object.entries(activation)) if (declared.has(k)) bindings[k] = toCel(v);
     const state: EvalState = { cost: 0, limit: opts?.costLimit ?? defaultLimit, authz: opts?.authz };
     const result = runWith(state, () => run(bindings));
     if (state.cost > state.limit) throw new CelEvaluationError(costLimitExceededMessage, true);
     if (opts?.authz && opts.authz.pending.size > 0) throw new AuthorizationPending('authorization pending');
-    if (isCelError(result)) throw new CelEvaluationError(kubeMessage(result.message));
-    return { value: fromCel(result), cost: state.cost };
+    if (isCelError(result)) {
+      if (result.cause instanceof AuthorizationPending || result.cause instanceof CelEvaluationError) throw result.cause;
+      throw new CelEvaluationError(kubeMessage(result.message));
+    }
+    return { value: result, cost: state.cost };
+  };
+  const once = (activation: CelActivation, opts: EvaluateOptions | undefined): Evaluation => {
+    const r = raw(activation, opts);
+    return { value: fromCel(r.value), cost: r.cost };
   };
 
   return {
     expression,
+    evaluateValue: raw,
     evaluate(activation, opts) {
       try {
         return once(activation, opts).value;

@@ -5,6 +5,7 @@
  * controller lives in internal/controllers/<name>/ and is listed here once.
  */
 import type { Etcd3 } from 'etcd3';
+import { admissionPolicyStatusController } from '../controllers/admission-policy-status/controller.js';
 import type { SharedInformers, StorageLookup } from '../controllers/shared-informers.js';
 import type { Logger } from '../observability/logging.js';
 import type { ServerMetrics } from '../observability/metrics.js';
@@ -33,4 +34,4 @@ export interface InServerController {
 }
 
 /** Every in-server controller, in start order. */
-export const inServerControllers: readonly InServerController[] = [];
+export const inServerControllers: readonly InServerController[] = [admissionPolicyStatusController];
