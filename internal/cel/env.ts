@@ -6,7 +6,6 @@
  * evaluation, and cel.bind and comprehension iterations are charged through the AST rewrite.
  */
 import { celEnv, celFunc, CelScalar, isCelList, isCelMap, type CelEnv, type CelFunc, type CelValue } from '@bufbuild/cel';
-import { strings } from '@bufbuild/cel/ext';
 import { costStepFunction } from './ast.js';
 import type { OverloadShape } from './check.js';
 import { charge } from './eval-context.js';
@@ -19,6 +18,7 @@ import { quantityLibrary } from './library/quantity.js';
 import { regexLibrary } from './library/regex.js';
 import { semverLibrary } from './library/semver.js';
 import { setsLibrary } from './library/sets.js';
+import { stringsLibrary } from './library/strings.js';
 import { urlLibrary } from './library/url.js';
 import { kubeTypeRegistry } from './types.js';
 
@@ -68,7 +68,7 @@ const costStep = celFunc(costStepFunction, [CelScalar.DYN], CelScalar.DYN, (v) =
 
 /** Every function of the Kubernetes libraries (without the standard library). */
 export const kubeLibraries: readonly CelFunc[] = [
-  ...strings,
+  ...stringsLibrary,
   ...listsLibrary,
   ...setsLibrary,
   ...regexLibrary,

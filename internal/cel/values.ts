@@ -7,6 +7,21 @@
 import { isCelList, isCelMap, isCelUint, type CelInput, type CelValue } from '@bufbuild/cel';
 import { isReflectMessage } from '@bufbuild/protobuf/reflect';
 
+const reserved = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return']);
+
+/**
+ * The property a CEL field name stands for under Kubernetes' escaping ("x__dash__prop" for
+ * "x-prop", "__namespace__" for "namespace", __dot__, __slash__, __underscores__); undefined
+ * when the name has no escape in it.
+ */
+export function unescapeFieldName(name: string): string | undefined {
+  const kw = /^__([a-z]+)__$/.exec(name);
+  if (kw && reserved.has(kw[1]!)) return kw[1];
+  if (!name.includes('__')) return undefined;
+  const out = name.replace(/__(underscores|dot|dash|slash)__/g, (_m, w: string) => ({ underscores: '__', dot: '.', dash: '-', slash: '/' })[w]!);
+  return out === name ? undefined : out;
+}
+
 /** A read-only CEL view of a JSON object: values are converted on first access. */
 class LazyJsonMap extends Map<string, CelInput> {
   private readonly cache = new Map<string, CelInput>();
@@ -19,8 +34,16 @@ class LazyJsonMap extends Map<string, CelInput> {
     return Object.keys(this.obj).length;
   }
 
-  override get(key: string): CelInput | undefined {
-    if (typeof key !== 'string' || !Object.prototype.hasOwnProperty.call(this.obj, key)) return undefined;
+  private own(key: string): string | undefined {
+    if (typeof key !== 'string') return undefined;
+    if (Object.prototype.hasOwnProperty.call(this.obj, key)) return key;
+    const unescaped = unescapeFieldName(key);
+    return unescaped !== undefined && Object.prototype.hasOwnProperty.call(this.obj, unescaped) ? unescaped : undefined;
+  }
+
+  override get(name: string): CelInput | undefined {
+    const key = this.own(name);
+    if (key === undefined) return undefined;
     let v = this.cache.get(key);
     if (v === undefined) {
       v = toCel(this.obj[key]);
@@ -30,7 +53,7 @@ class LazyJsonMap extends Map<string, CelInput> {
   }
 
   override has(key: string): boolean {
-    return typeof key === 'string' && Object.prototype.hasOwnProperty.call(this.obj, key);
+    return this.own(key) !== undefined;
   }
 
   override *keys(): MapIterator<string> {

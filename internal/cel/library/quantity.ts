@@ -12,8 +12,16 @@ const Q = KubeType.Quantity;
 const maxInt = 2n ** 63n - 1n;
 const minInt = -(2n ** 63n);
 
+const syntax = /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
+
+/** kube's ParseQuantity, with its syntax check first (a bare suffix such as "Mi" is not a quantity). */
+function parse(s: string): Quantity {
+  if (!syntax.test(s)) throw new Error("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+  return parseQuantity(s);
+}
+
 const qValue = (q: Quantity) => kubeValue(KubeDesc.Quantity, { value: q.toString() });
-const qOf = (v: unknown) => parseQuantity(textOf(v));
+const qOf = (v: unknown) => parse(textOf(v));
 
 function asInt64(q: Quantity): bigint | undefined {
   const v = q.value();
@@ -23,10 +31,10 @@ function asInt64(q: Quantity): bigint | undefined {
 
 /** The quantity library's functions. */
 export const quantityLibrary: CelFunc[] = [
-  celFunc('quantity', [STRING], Q, (s) => qValue(parseQuantity(s))),
+  celFunc('quantity', [STRING], Q, (s) => qValue(parse(s))),
   celFunc('isQuantity', [STRING], BOOL, (s) => {
     try {
-      parseQuantity(s);
+      parse(s);
       return true;
     } catch {
       return false;

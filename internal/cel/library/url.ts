@@ -38,6 +38,7 @@ export function parseRequestUri(s: string): ParsedUrl {
     if (path === '') throw fail();
   }
   if (host !== undefined && /[^a-zA-Z0-9\-._~!$&'()*+,;=:@[\]%]/.test(host)) throw fail();
+  if (host !== undefined && !/:[0-9]*$|^[^:]*$|\]$/.test(host.slice(host.lastIndexOf('@') + 1))) throw fail();
   return { scheme, host: host ?? '', path: unescape(path), rawQuery };
 }
 
