@@ -4,6 +4,19 @@
  * comprehension's loop step wrapped in the cost-counting identity so each iteration is charged.
  */
 import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
+import { optFieldPrefix, optIndexFunction } from './optional-syntax.js';
+
+/** The optional library's `a.?b` and `a[?k]` (see optional-syntax.ts). */
+export const optSelectFunction = '@k8s_opt_select';
+export const optIndexCall = '@k8s_opt_index';
+
+function isOptCall(e: Expr | undefined): boolean {
+  return e?.exprKind.case === 'callExpr' && (e.exprKind.value.function === optSelectFunction || e.exprKind.value.function === optIndexCall);
+}
+
+function call(fn: string, args: Expr[]): Expr['exprKind'] {
+  return { case: 'callExpr', value: { $typeName: 'cel.expr.Expr.Call', function: fn, args } as never };
+}
 
 /** The identity function that charges one unit of cost per comprehension iteration. */
 export const costStepFunction = '@k8s_cost_step';
@@ -26,9 +39,17 @@ function node(id: bigint, exprKind: Kind): Expr {
 export function rewrite(expr: Expr, nextId: () => bigint): Expr {
   const k = expr.exprKind;
   switch (k.case) {
-    case 'selectExpr':
-      if (k.value.operand) rewrite(k.value.operand, nextId);
+    case 'selectExpr': {
+      const operand = k.value.operand;
+      if (operand) rewrite(operand, nextId);
+      const field = k.value.field;
+      if (operand && !k.value.testOnly && (field.startsWith(optFieldPrefix) || isOptCall(operand))) {
+        const name = field.startsWith(optFieldPrefix) ? field.slice(optFieldPrefix.length) : field;
+        const key = node(nextId(), { case: 'constExpr', value: { $typeName: 'cel.expr.Constant', constantKind: { case: 'stringValue', value: name } } as never });
+        expr.exprKind = call(optSelectFunction, [operand, key]);
+      }
       return expr;
+    }
     case 'listExpr':
       k.value.elements.forEach((e) => rewrite(e, nextId));
       return expr;
@@ -50,6 +71,15 @@ export function rewrite(expr: Expr, nextId: () => bigint): Expr {
       const call = k.value;
       if (call.target) rewrite(call.target, nextId);
       call.args.forEach((a) => rewrite(a, nextId));
+      if (call.function === '_[_]' && call.args.length === 2) {
+        const key = call.args[1]!;
+        const wrapped = key.exprKind.case === 'callExpr' && key.exprKind.value.function === optIndexFunction && key.exprKind.value.args.length === 1 && !key.exprKind.value.target;
+        if (wrapped || isOptCall(call.args[0])) {
+          const k2 = wrapped ? (key.exprKind.value as { args: Expr[] }).args[0]! : key;
+          expr.exprKind = { case: 'callExpr', value: { ...call, function: optIndexCall, args: [call.args[0]!, k2] } as never };
+          return expr;
+        }
+      }
       const target = call.target?.exprKind;
       if (call.function === 'bind' && target?.case === 'identExpr' && target.value.name === 'cel' && call.args.length === 3) {
         const v = call.args[0]!.exprKind;

@@ -56,7 +56,7 @@ export function checkExpr(expr: Expr, env: CheckEnv): Issue[] {
     switch (k.case) {
       case 'identExpr': {
         const name = k.value.name;
-        if (!scope.has(name) && !env.variables.has(name) && !typeIdents.has(name)) {
+        if (!scope.has(name) && !env.variables.has(name) && !typeIdents.has(name) && !env.isType?.(name)) {
           issues.push({ id: e.id, message: `undeclared reference to '${name}' (in container '')` });
         }
         return;
@@ -128,8 +128,8 @@ export function checkExpr(expr: Expr, env: CheckEnv): Issue[] {
 }
 
 /** cel-go's rendering of issues: "ERROR: <input>:line:col: message\n | source line\n | ...^", joined by newlines. */
-export function formatIssues(source: string, issues: readonly Issue[], info: SourceInfo | undefined): string {
-  return issues.map((i) => formatIssue(source, i.message, info?.positions[i.id.toString()] ?? 0)).join('\n');
+export function formatIssues(source: string, issues: readonly Issue[], info: SourceInfo | undefined, mapOffset: (offset: number) => number = (o) => o): string {
+  return issues.map((i) => formatIssue(source, i.message, mapOffset(info?.positions[i.id.toString()] ?? 0))).join('\n');
 }
 
 /** One issue at a source offset, as cel-go prints it. */

@@ -13,6 +13,7 @@ import { maxId, rewrite } from './ast.js';
 import { checkExpr, formatIssues } from './check.js';
 import { isKubeTypeName, kubeEnv, kubeFunctionShapes } from './env.js';
 import { AuthorizationPending, costLimitExceededMessage, runWith, type AuthzBinding, type EvalState } from './eval-context.js';
+import { originalOffset, preprocessOptionalSyntax } from './optional-syntax.js';
 import { fromCel, toCel } from './values.js';
 
 export { fromCel, toCel } from './values.js';
@@ -84,9 +85,10 @@ function kubeMessage(message: string): string {
 
 /** Compiles expression; throws CelCompileError with cel-go's "ERROR: <input>:l:c: ..." text. */
 export function compileExpression(expression: string, options: CompileOptions): CompiledExpression {
+  const pre = preprocessOptionalSyntax(expression);
   let parsed;
   try {
-    parsed = parse(expression);
+    parsed = parse(pre.text);
   } catch (err) {
     const msg = (err as Error).message.replace(/^<input>:/, '');
     throw new CelCompileError(`ERROR: <input>:${msg}`);
@@ -95,7 +97,7 @@ export function compileExpression(expression: string, options: CompileOptions): 
   let next = maxId(parsed.expr);
   rewrite(parsed.expr, () => ++next);
   const issues = options.check === false ? [] : checkExpr(parsed.expr, { variables: new Set(options.variables), functions: kubeFunctionShapes, isType: isKubeTypeName });
-  if (issues.length) throw new CelCompileError(formatIssues(expression, issues, parsed.sourceInfo));
+  if (issues.length) throw new CelCompileError(formatIssues(expression, issues, parsed.sourceInfo, (o) => originalOffset(pre, o)));
   const run = plan(kubeEnv, parsed);
   const declared = new Set(options.variables);
   const defaultLimit = options.costLimit ?? perCallLimit;

@@ -51,7 +51,7 @@ const files = [
       { name: 'Authorizer', field: [field('principal', 1), field('requestResource', 2, '.kubernetes.authorization.ResourceCheck')] },
     ],
   }),
-  create(FileDescriptorProtoSchema, { name: 'k8s/cel/optional.proto', package: '', syntax: 'proto3', messageType: [{ name: 'optional_type' }] }),
+  create(FileDescriptorProtoSchema, { name: 'k8s/cel/optional.proto', package: '', syntax: 'proto3', messageType: messages({ optional_type: ['state'] }) }),
 ];
 
 /** The registry holding every Kubernetes CEL message type (given to the environment). */
@@ -102,10 +102,28 @@ export function textOf(v: unknown): string {
 }
 
 const payloads = new WeakMap<object, CelValue | undefined>();
+let distinct = 0;
+
+/** The state field that makes == on optionals compare their payloads: none, a scalar's typed text, or a unique token for other values. */
+function stateOf(value: CelValue | undefined): string {
+  if (value === undefined) return 'none';
+  switch (typeof value) {
+    case 'bigint':
+      return `int:${value}`;
+    case 'number':
+      return `double:${value}`;
+    case 'string':
+      return `string:${value}`;
+    case 'boolean':
+      return `bool:${value}`;
+    default:
+      return value === null ? 'null' : `value:${++distinct}`;
+  }
+}
 
 /** optional.of(value) / optional.none() (value undefined). */
 export function optionalValue(value: CelValue | undefined): ReflectMessage {
-  const m = kubeValue(KubeDesc.Optional);
+  const m = kubeValue(KubeDesc.Optional, { state: stateOf(value) });
   payloads.set(m.message, value);
   return m;
 }

@@ -4,6 +4,7 @@
  * only these functions are offered; the format library's validate() returns such a value.
  */
 import { CelScalar, celFunc, celMethod, isCelList, isCelMap, isCelUint, type CelFunc, type CelValue } from '@bufbuild/cel';
+import { optIndexCall, optSelectFunction } from '../ast.js';
 import { KubeType, optionalPayload, optionalValue } from '../types.js';
 
 const { DYN, BOOL } = CelScalar;
@@ -17,8 +18,32 @@ function isZero(v: CelValue): boolean {
   return false;
 }
 
+function unwrap(v: CelValue): CelValue | undefined {
+  return isOptional(v) ? optionalPayload(v) : v;
+}
+
+function isOptional(v: CelValue): boolean {
+  return typeof v === 'object' && v !== null && 'desc' in v && (v as { desc: { typeName: string } }).desc.typeName === 'optional_type';
+}
+
+function optSelect(target: CelValue, key: CelValue): ReturnType<typeof optionalValue> {
+  const x = unwrap(target);
+  if (x === undefined) return optionalValue(undefined);
+  if (isCelMap(x)) {
+    const v = x.get(key as string);
+    return optionalValue(v === undefined ? undefined : v);
+  }
+  if (isCelList(x) && (typeof key === 'bigint' || isCelUint(key))) {
+    const i = Number(typeof key === 'bigint' ? key : key.value);
+    return optionalValue(i >= 0 && i < x.size ? x.get(i) : undefined);
+  }
+  throw new Error('no such overload');
+}
+
 /** The optional library's functions. */
 export const optionalLibrary: CelFunc[] = [
+  celFunc(optSelectFunction, [DYN, DYN], OPT, optSelect),
+  celFunc(optIndexCall, [DYN, DYN], OPT, optSelect),
   celFunc('optional.of', [DYN], OPT, (v) => optionalValue(v)),
   celFunc('optional.ofNonZeroValue', [DYN], OPT, (v) => optionalValue(isZero(v) ? undefined : v)),
   celFunc('optional.none', [], OPT, () => optionalValue(undefined)),
