@@ -138,6 +138,10 @@ const truths: Record<string, string[]> = {
     '!optional.none().hasValue() && optional.none().orValue(5) == 5',
     "optional.ofNonZeroValue('').orValue('x') == 'x'",
     'optional.none().or(optional.of(2)).value() == 2',
+    "{'a': 1}.?a.orValue(0) == 1 && {'a': 1}.?b.orValue(0) == 0",
+    "{'a': {'b': 2}}.?a.?b.value() == 2 && !{'a': {}}.?a.?b.hasValue()",
+    "{'k': 'v'}[?'k'] == optional.of('v') && [1][?3] == optional.none() && optional.of(1) != optional.none()",
+    "'a.?b[?c]' == 'a.?b' + '[?c]'",
   ],
   macros: ['cel.bind(x, [1, 2], x + x) == [1, 2, 1, 2]', '[1, 2, 3].exists_one(x, x > 2)'],
 };
