@@ -6,8 +6,11 @@
 import type { KubeObject } from '../../../../api/meta/types.js';
 import { CelCompileError, compileExpression } from '../../../cel/expression.js';
 import { admissionPolicyMessageVariables, admissionPolicyVariables } from '../../../cel/variables.js';
-import { childPath, indexPath, invalid, required, type FieldError } from '../../../validation/field-error.js';
+import { childPath, indexPath, invalid, notSupported, required, type FieldError } from '../../../validation/field-error.js';
 import { arrayAt, asObject, stringAt } from '../../core/shared/json-value.js';
+
+// kube's order in its validation message.
+const supportedReasons = ['Unauthorized', 'Forbidden', 'Invalid', 'RequestEntityTooLarge'];
 
 function compileError(expression: string, path: string, variables: readonly string[]): FieldError[] {
   try {
@@ -28,6 +31,8 @@ export function validatePolicyExpressions(obj: KubeObject): FieldError[] {
     const path = indexPath('spec.validations', i);
     const expression = stringAt(v, 'expression');
     if (expression) errs.push(...compileError(expression, childPath(path, 'expression'), admissionPolicyVariables));
+    const reason = v?.reason;
+    if (reason !== undefined && reason !== null && !supportedReasons.includes(String(reason))) errs.push(notSupported(childPath(path, 'reason'), reason, supportedReasons));
     const message = stringAt(v, 'messageExpression');
     if (message) errs.push(...compileError(message, childPath(path, 'messageExpression'), admissionPolicyMessageVariables));
   });
