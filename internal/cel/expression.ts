@@ -83,8 +83,30 @@ function kubeMessage(message: string): string {
   return message.replace(/^unbound function: (.*)$/, 'no such overload: $1');
 }
 
-/** Compiles expression; throws CelCompileError with cel-go's "ERROR: <input>:l:c: ..." text. */
+// Compiled programs are stateless: policies compiled at create (validation) and again by the
+// plugin, or shared by many policies, parse once.
+const compiled = new Map<string, CompiledExpression | CelCompileError>();
+const maxCached = 2000;
+
+/** Compiles expression (cached by expression and options); throws CelCompileError with cel-go's "ERROR: <input>:l:c: ..." text. */
 export function compileExpression(expression: string, options: CompileOptions): CompiledExpression {
+  const key = `${options.variables.join(',')}\0${options.costLimit ?? ''}\0${options.check ?? ''}\0${expression}`;
+  let c = compiled.get(key);
+  if (!c) {
+    try {
+      c = compileUncached(expression, options);
+    } catch (err) {
+      if (!(err instanceof CelCompileError)) throw err;
+      c = err;
+    }
+    if (compiled.size >= maxCached) compiled.delete(compiled.keys().next().value as string);
+    compiled.set(key, c);
+  }
+  if (c instanceof CelCompileError) throw new CelCompileError(c.message);
+  return c;
+}
+
+function compileUncached(expression: string, options: CompileOptions): CompiledExpression {
   const pre = preprocessOptionalSyntax(expression);
   let parsed;
   try {
