@@ -6,8 +6,9 @@
 import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import { optFieldPrefix, optIndexFunction } from './optional-syntax.js';
 
-/** The optional library's `a.?b` and `a[?k]` (see optional-syntax.ts). */
+/** The optional library's function behind `a.?b` (see optional-syntax.ts). */
 export const optSelectFunction = '@k8s_opt_select';
+/** The optional library's function behind `a[?k]`. */
 export const optIndexCall = '@k8s_opt_index';
 
 function isOptCall(e: Expr | undefined): boolean {

@@ -5,6 +5,7 @@ import { policyMetrics } from '../validating-admission-policy/metrics.js';
 import { ValidatingAdmissionPolicyPlugin } from '../validating-admission-policy/plugin.js';
 import { PolicySource } from '../validating-admission-policy/policy-source.js';
 
+/** ValidatingAdmissionPolicy (policies and bindings from shared informers) and MutatingAdmissionPolicy (inert: its gate is off). */
 export const policyFactories: AdmissionPluginFactories = {
   ValidatingAdmissionPolicy: (deps) => {
     const group = 'admissionregistration.k8s.io';
