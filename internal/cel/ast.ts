@@ -5,6 +5,7 @@
  */
 import type { Expr } from '@bufbuild/cel-spec/cel/expr/syntax_pb.js';
 import { optFieldPrefix, optIndexFunction } from './optional-syntax.js';
+import { expandTwoVar, isTwoVarMacro } from './two-var.js';
 
 /** The optional library's function behind `a.?b` (see optional-syntax.ts). */
 export const optSelectFunction = '@k8s_opt_select';
@@ -70,6 +71,10 @@ export function rewrite(expr: Expr, nextId: () => bigint): Expr {
     }
     case 'callExpr': {
       const call = k.value;
+      if (call.target && isTwoVarMacro(call.function, call.args)) {
+        expr.exprKind = expandTwoVar(call.target, call.function, call.args, nextId);
+        return rewrite(expr, nextId);
+      }
       if (call.target) rewrite(call.target, nextId);
       call.args.forEach((a) => rewrite(a, nextId));
       if (call.function === '_[_]' && call.args.length === 2) {

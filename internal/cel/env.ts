@@ -10,6 +10,7 @@ import { costStepFunction } from './ast.js';
 import type { OverloadShape } from './check.js';
 import { charge } from './eval-context.js';
 import { authzLibrary } from './library/authz.js';
+import { comprehensionLibrary } from './library/comprehension.js';
 import { formatLibrary } from './library/format.js';
 import { ipLibrary } from './library/ip.js';
 import { listsLibrary } from './library/lists.js';
@@ -79,6 +80,7 @@ export const kubeLibraries: readonly CelFunc[] = [
   ...semverLibrary,
   ...authzLibrary,
   ...optionalLibrary,
+  ...comprehensionLibrary,
   costStep,
 ];
 

@@ -143,7 +143,14 @@ const truths: Record<string, string[]> = {
     "{'k': 'v'}[?'k'] == optional.of('v') && [1][?3] == optional.none() && optional.of(1) != optional.none()",
     "'a.?b[?c]' == 'a.?b' + '[?c]'",
   ],
-  macros: ['cel.bind(x, [1, 2], x + x) == [1, 2, 1, 2]', '[1, 2, 3].exists_one(x, x > 2)'],
+  macros: [
+    'cel.bind(x, [1, 2], x + x) == [1, 2, 1, 2]',
+    '[1, 2, 3].exists_one(x, x > 2)',
+    '[1, 2, 3].all(i, v, v > i) && {"a": 1}.exists(k, v, k == "a" && v == 1) && [1, 2].existsOne(i, v, v == 2)',
+    '[1, 2, 3].transformList(i, v, v > 1, i * v) == [2, 6]',
+    "{'a': 1, 'b': 2}.transformMap(k, v, v > 1, v + 1) == {'b': 3}",
+    "{'a': 1}.transformMapEntry(k, v, {v: k}) == {1: 'a'}",
+  ],
 };
 
 const errors: [string, RegExp][] = [
