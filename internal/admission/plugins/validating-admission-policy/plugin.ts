@@ -7,6 +7,7 @@
  * words. Requests no policy is bound for cost one array read.
  */
 import { randomUUID } from 'node:crypto';
+import { newForbidden } from '../../../apierrors/factories.js';
 import { StatusError, type StatusReason } from '../../../apierrors/status-error.js';
 import { qualifiedResource } from '../../../../api/meta/types.js';
 import type { Authorizer } from '../../../authz/interface.js';
@@ -30,6 +31,13 @@ const exemptResources = new Set([
   'mutatingadmissionpolicies',
   'mutatingadmissionpolicybindings',
 ]);
+
+const readyTimeoutMs = 10_000;
+
+/** The name admission.NewForbidden puts in its message: the request's, else the object's name or generateName, else Unknown. */
+function requestName(attrs: AdmissionAttributes): string {
+  return attrs.name || attrs.object?.metadata.name || attrs.object?.metadata.generateName || 'Unknown';
+}
 
 const validationFailureKey = 'validation.policy.admission.k8s.io/validation_failure';
 const maxAuditAnnotationValueLength = 10 * 1024;
@@ -77,7 +85,11 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
 
   async validate(attrs: AdmissionAttributes, ctx: RequestContext): Promise<void> {
     if (!this.synced) {
-      await this.deps.source.synced;
+      // kube waits up to 10 s for its informers, then refuses rather than admit unchecked.
+      let timer: NodeJS.Timeout | undefined;
+      const ready = await Promise.race([this.deps.source.synced.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), readyTimeoutMs)))]);
+      clearTimeout(timer);
+      if (!ready) throw newForbidden({ group: attrs.group, resource: attrs.resource }, requestName(attrs), 'not yet ready to handle request');
       this.synced = true;
     }
     const hooks = this.deps.source.hooks();
@@ -151,7 +163,7 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
     const message = d.binding !== undefined
       ? `ValidatingAdmissionPolicy '${d.policy}' with binding '${d.binding}' denied request: ${d.message}`
       : `ValidatingAdmissionPolicy '${d.policy}' denied request: ${d.message}`;
-    const name = attrs.operation === 'CREATE' ? attrs.object?.metadata.name || attrs.object?.metadata.generateName || 'Unknown' : attrs.name || 'Unknown';
+    const name = requestName(attrs);
     const reason = d.reason || 'Invalid';
     const full = `${qualifiedResource(attrs.group, attrs.resource)} "${name}" is forbidden: ${message}`;
     throw new StatusError(reasonToCode(reason), reason as StatusReason, full, {
