@@ -14,7 +14,7 @@ function informer(objects: KubeObject[]): Informer {
   return { list: () => byKey.values(), get: (k: string) => byKey.get(k), addHandlers: () => undefined, synced: Promise.resolve(), hasSynced: () => true } as unknown as Informer;
 }
 
-function setup(policySpec: Record<string, unknown>, bindingSpec: Record<string, unknown>, namespaces: KubeObject[] = []) {
+function setup(policySpec: Record<string, unknown>, bindingSpec: Record<string, unknown>, namespaces: KubeObject[] = [], live: KubeObject[] = []) {
   const policy = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'p', resourceVersion: '1' }, spec: { failurePolicy: 'Fail', ...policySpec } };
   const binding = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'b', resourceVersion: '1' }, spec: { policyName: 'p', validationActions: ['Deny'], ...bindingSpec } };
   const nsInformer = informer(namespaces);
@@ -25,6 +25,7 @@ function setup(policySpec: Record<string, unknown>, bindingSpec: Record<string, 
     informers,
     authorizer: () => ({ name: 'test', authorize: () => ({ decision: 'Allow', reason: '' }) }),
     metrics: { observe: (...args) => observed.push(args.slice(0, 4).join('|')) },
+    getNamespace: async (name) => live.find((n) => n.metadata.name === name),
   });
   return { plugin, observed };
 }
@@ -120,6 +121,13 @@ describe('ValidatingAdmissionPolicy plugin', () => {
     await plugin.validate(attrs('DELETE', {}, new Map(), 'prod'), ctx());
     const err = await denial(plugin.validate(attrs('CREATE', {}, new Map(), 'prod'), ctx()));
     assert.match(err.message, /denied request: no$/);
+  });
+
+  it('reads a namespace the informer has not seen yet', async () => {
+    const fresh = [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fresh', labels: { env: 'prod' } } }] as KubeObject[];
+    const { plugin } = setup({ matchConstraints: { ...rules, namespaceSelector: { matchLabels: { env: 'prod' } } }, validations: [{ expression: "namespaceObject.metadata.name != 'fresh'", message: 'fresh' }] }, {}, [], fresh);
+    const err = await denial(plugin.validate(attrs('CREATE', {}, new Map(), 'fresh'), ctx()));
+    assert.match(err.message, /denied request: fresh$/);
   });
 
   it('stops an expression at kube’s per-expression cost limit', async () => {

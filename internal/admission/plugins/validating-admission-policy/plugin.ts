@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { newForbidden } from '../../../apierrors/factories.js';
 import { StatusError, type StatusReason } from '../../../apierrors/status-error.js';
-import { qualifiedResource } from '../../../../api/meta/types.js';
+import { qualifiedResource, type KubeObject } from '../../../../api/meta/types.js';
 import type { Authorizer } from '../../../authz/interface.js';
 import type { AuthzBinding } from '../../../cel/expression.js';
 import { authorizerValue } from '../../../cel/library/authz.js';
@@ -70,6 +70,8 @@ export interface PluginDeps {
   readonly informers: SharedInformers;
   readonly authorizer: () => Authorizer;
   readonly metrics: PolicyMetrics;
+  /** Reads a namespace the informer does not have yet (just created), as kube's matcher falls back to a live GET. */
+  readonly getNamespace?: (name: string) => Promise<KubeObject | undefined>;
 }
 
 /** The ValidatingAdmissionPolicy plugin. */
@@ -98,7 +100,9 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
 
     const denials: Denial[] = [];
     const namespaces = this.deps.informers.get('', 'namespaces');
-    const nsLabels = (name: string) => namespaces.get(name)?.metadata.labels as Record<string, string> | undefined;
+    let namespace = attrs.namespace ? namespaces.get(attrs.namespace) : undefined;
+    if (attrs.namespace && !namespace && this.deps.getNamespace) namespace = await this.deps.getNamespace(attrs.namespace);
+    const nsLabels = (name: string) => (name === attrs.namespace ? namespace : namespaces.get(name))?.metadata.labels as Record<string, string> | undefined;
     let authz: AuthzBinding | undefined;
     let request: Record<string, unknown> | undefined;
 
@@ -136,7 +140,7 @@ export class ValidatingAdmissionPolicyPlugin implements AdmissionPlugin {
           object: attrs.operation === 'DELETE' ? null : (attrs.object ?? null),
           oldObject: attrs.oldObject ?? null,
           request,
-          namespaceObject: nsName ? namespaceObject(namespaces.get(nsName)) : null,
+          namespaceObject: nsName ? namespaceObject(namespace) : null,
           authorizer: authorizerValue({ group: attrs.group, resource: attrs.resource, subresource: attrs.subresource, namespace: attrs.namespace, name: attrs.name || (attrs.object?.metadata.name ?? '') }),
         };
         for (const param of params) {
