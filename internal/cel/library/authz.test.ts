@@ -38,6 +38,9 @@ describe('authz library', () => {
     assert.equal(run("authorizer.group('').resource('secrets').check('get').allowed()"), false);
     assert.equal(run("authorizer.group('').resource('secrets').check('get').errored()"), false);
     assert.equal(run("authorizer.requestResource.check('create').allowed()"), true);
+    run("authorizer.group('').resource('pods').fieldSelector('spec.nodeName=n1').labelSelector('app in (web)').check('list').allowed()");
+    assert.deepEqual(asked.at(-1)?.fieldSelector, { requirements: [{ field: 'spec.nodeName', operator: '=', value: 'n1' }] });
+    assert.equal(asked.at(-1)?.labelSelector?.requirements[0]?.key, 'app');
     assert.equal(run("authorizer.serviceAccount('ns', 'sa').path('/healthz').check('GET').allowed()"), true);
     assert.equal(asked.at(-1)?.verb, 'get');
     assert.deepEqual(asked.at(-1)?.user.groups, ['system:serviceaccounts', 'system:serviceaccounts:ns', 'system:authenticated']);

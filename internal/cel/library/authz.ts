@@ -10,6 +10,7 @@ import { CelScalar, celMethod, type CelFunc } from '@bufbuild/cel';
 import type { ReflectMessage } from '@bufbuild/protobuf/reflect';
 import type { AuthorizationAttributes, AuthorizationDecision } from '../../authz/interface.js';
 import type { UserInfo } from '../../request/context.js';
+import { fieldSelectorAttributes, labelSelectorAttributes } from '../../registry/authorization/access-review-attributes.js';
 import { AuthorizationPending, currentAuthz } from '../eval-context.js';
 import { KubeDesc, KubeType, fieldOf, kubeValue } from '../types.js';
 
@@ -83,7 +84,11 @@ export const authzLibrary: CelFunc[] = [
     }),
   ),
   celMethod('check', ResourceCheck, [STRING], Decision, function (verb) {
+    const fieldSelector = f(this, 'fieldSelector') ? fieldSelectorAttributes({ rawSelector: f(this, 'fieldSelector') }) : undefined;
+    const labelSelector = f(this, 'labelSelector') ? labelSelectorAttributes({ rawSelector: f(this, 'labelSelector') }) : undefined;
     return decide(f(this, 'principal'), {
+      ...(fieldSelector ? { fieldSelector } : {}),
+      ...(labelSelector ? { labelSelector } : {}),
       verb,
       isResourceRequest: true,
       path: '',
