@@ -39,6 +39,8 @@ const lifecycles: ReadonlyMap<string, MetricLifecycle> = new Map<string, MetricL
   ['apiserver_storage_db_total_size_in_bytes', { stability: 'ALPHA', deprecatedVersion: '1.28.0' }],
   ['apiserver_encryption_config_controller_automatic_reload_success_total', { stability: 'ALPHA', deprecatedVersion: '1.30.0' }],
   ['apiserver_encryption_config_controller_automatic_reload_failure_total', { stability: 'ALPHA', deprecatedVersion: '1.30.0' }],
+  ['apiserver_validating_admission_policy_check_total', beta],
+  ['apiserver_validating_admission_policy_check_duration_seconds', beta],
   ['registered_metrics_total', beta],
   ['disabled_metrics_total', beta],
   ['hidden_metrics_total', beta],

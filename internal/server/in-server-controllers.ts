@@ -11,6 +11,7 @@ import { defaultServiceCIDRController } from '../controllers/default-service-cid
 import { nodePortRepairController } from '../controllers/node-port-repair/controller.js';
 import { serviceIPRepairController } from '../controllers/service-ip-repair/controller.js';
 import { resourceQuotaController } from '../controllers/resource-quota/register.js';
+import { admissionPolicyStatusController } from '../controllers/admission-policy-status/controller.js';
 import type { SharedInformers, StorageLookup } from '../controllers/shared-informers.js';
 import type { Logger } from '../observability/logging.js';
 import type { ServerMetrics } from '../observability/metrics.js';
@@ -62,6 +63,7 @@ export const inServerControllers: readonly InServerController[] = [
   serviceIPRepairController,
   nodePortRepairController,
   resourceQuotaController,
+  admissionPolicyStatusController,
 ];
 
 /** A kube-controller-manager loop as --controllers names it. */

@@ -7,6 +7,7 @@ import type { StatusStrategy } from '../../generic/strategy.js';
 import { takeAllButStatusFrom } from '../../core/shared/status-write.js';
 import { defineStrategy } from '../../shared/strategy-factory.js';
 import { defaultAdmissionPolicy } from '../shared/defaults.js';
+import { validatePolicyExpressions } from '../shared/policy-expressions.js';
 import { validateAdmissionPolicy } from '../shared/validation.js';
 
 /** The ValidatingAdmissionPolicy strategy. */
@@ -14,7 +15,7 @@ export const validatingAdmissionPolicyStrategy = defineStrategy({
   namespaced: false,
   tracksGeneration: true,
   hasStatus: true,
-  validate: (obj) => validateAdmissionPolicy(obj, false),
+  validate: (obj) => [...validateAdmissionPolicy(obj, false), ...validatePolicyExpressions(obj)],
 });
 
 /** validatingadmissionpolicies/status: only status changes. */
