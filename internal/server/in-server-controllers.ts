@@ -5,6 +5,8 @@
  * controller lives in internal/controllers/<name>/ and is listed here once.
  */
 import type { Etcd3 } from 'etcd3';
+import { pvProtectionController } from '../controllers/storage-protection/pv-protection.js';
+import { pvcProtectionController } from '../controllers/storage-protection/pvc-protection.js';
 import { rootCAPublisher } from '../controllers/root-ca-publisher/controller.js';
 import { serviceAccountsController } from '../controllers/serviceaccounts/controller.js';
 import { defaultServiceCIDRController } from '../controllers/default-service-cidr/controller.js';
@@ -64,6 +66,8 @@ export const inServerControllers: readonly InServerController[] = [
   nodePortRepairController,
   resourceQuotaController,
   admissionPolicyStatusController,
+  pvcProtectionController,
+  pvProtectionController,
 ];
 
 /** A kube-controller-manager loop as --controllers names it. */
