@@ -10,6 +10,7 @@ import type { Logger } from '../observability/logging.js';
 import type { ServerMetrics } from '../observability/metrics.js';
 import type { Storage } from '../storage/interface.js';
 import type { ServerOptions } from './options/flags.js';
+import { apfBootstrapController, systemPriorityClassesController } from '../controllers/bootstrap-objects/controllers.js';
 
 /** What an in-server controller is started with. */
 export interface InServerControllerDeps {
@@ -33,4 +34,7 @@ export interface InServerController {
 }
 
 /** Every in-server controller, in start order. */
-export const inServerControllers: readonly InServerController[] = [];
+export const inServerControllers: readonly InServerController[] = [
+  systemPriorityClassesController,
+  apfBootstrapController,
+];

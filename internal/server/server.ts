@@ -24,6 +24,8 @@ import { buildEndpointReconciler, endpointReconcileIntervalMs } from '../control
 import { startApiServerIdentity } from '../controllers/apiserver-identity/start.js';
 import { defaultEndpointReconcilerOptions } from './options/endpoint-reconciler.js';
 import { defaultStorageLeaseOptions } from './options/storage-leases.js';
+import { defaultDeleteCollectionOptions } from './options/delete-collection.js';
+import { defaultEventOptions, eventTTLSeconds } from './options/event-ttl.js';
 import { LeaseManager } from '../storage/etcd3/lease-manager.js';
 import { ensureSystemNamespaces, keepSystemNamespaces } from '../controllers/system-namespaces.js';
 import { DiscoveryHandler } from '../endpoints/discovery/handler.js';
@@ -132,6 +134,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
       callTimeoutMs: options.requestTimeoutMs,
       onDecode: (obj) => defaultStored?.(obj),
       observe: metrics.storage.observe,
+      leaseReuseSeconds: (options.storageLeases ?? defaultStorageLeaseOptions).reuseDurationSeconds,
       ...(encryption ? { transformers: encryption.transformers } : {}),
       ...(tracing ? { instrument: tracing.etcd } : {}),
     },
@@ -150,7 +153,15 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   const serviceAccountTokens = options.serviceAccount ? await loadServiceAccountTokenConfig(options.serviceAccount, certificate, log) : undefined;
   const storageOf = (group: string, resource: string, subresource?: string): RestStorage | undefined => installer.storageOf(group, resource, subresource);
   const registrations: ResourceRegistration[] = [namespacesModule, ...builtinResourceModules].flatMap((m) =>
-    m({ storage, serviceClusterIPRange: options.serviceClusterIPRange, security, storageOf, ...(serviceAccountTokens ? { serviceAccountTokens } : {}) }),
+    m({
+      storage,
+      serviceClusterIPRange: options.serviceClusterIPRange,
+      security,
+      storageOf,
+      storeSettings: { deleteCollectionWorkers: (options.deleteCollection ?? defaultDeleteCollectionOptions).workers },
+      eventTTLSeconds: eventTTLSeconds(options.events ?? defaultEventOptions),
+      ...(serviceAccountTokens ? { serviceAccountTokens } : {}),
+    }),
   );
   const installer = new ApiInstaller(registrations);
   security.authentication = await buildAuthentication(options.authentication, {

@@ -25,6 +25,8 @@ import { profilingFlags } from './profiling.js';
 import { metricsFlags } from './metrics.js';
 import { endpointReconcilerFlags } from './endpoint-reconciler.js';
 import { storageLeaseFlags } from './storage-leases.js';
+import { eventFlags } from './event-ttl.js';
+import { deleteCollectionFlags } from './delete-collection.js';
 
 /** One group of flags. */
 export interface FlagGroup<K extends keyof FlagGroupOptions = keyof FlagGroupOptions> {
@@ -67,4 +69,6 @@ export const flagGroups: readonly FlagGroup[] = [
   metricsFlags,
   endpointReconcilerFlags,
   storageLeaseFlags,
+  eventFlags,
+  deleteCollectionFlags,
 ];

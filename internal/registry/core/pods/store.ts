@@ -12,7 +12,7 @@ import { podStatusStrategy, podStrategy } from './strategy.js';
 
 /** Builds the pods registration. */
 export const podsModule: ResourceModule = (deps) => {
-  const store = new GenericStore({ group: '', resource: 'pods', kind: 'Pod', keyPrefix: '/pods' }, podStrategy, deps.storage);
+  const store = new GenericStore({ group: '', resource: 'pods', kind: 'Pod', keyPrefix: '/pods' }, podStrategy, deps.storage, {}, deps.storeSettings);
   return [
     {
       group: '',

@@ -19,6 +19,7 @@ export const servicesModule: ResourceModule = (deps) => {
     serviceStrategy,
     deps.storage,
     serviceIPHooks(allocator),
+    deps.storeSettings,
   );
   return [
     {
