@@ -11,6 +11,7 @@ import type { ServerMetrics } from '../observability/metrics.js';
 import type { Storage } from '../storage/interface.js';
 import type { ServerOptions } from './options/flags.js';
 import { apfBootstrapController, systemPriorityClassesController } from '../controllers/bootstrap-objects/controllers.js';
+import { garbageCollectorController } from '../controllers/garbage-collector/controller.js';
 
 /** What an in-server controller is started with. */
 export interface InServerControllerDeps {
@@ -37,4 +38,5 @@ export interface InServerController {
 export const inServerControllers: readonly InServerController[] = [
   systemPriorityClassesController,
   apfBootstrapController,
+  garbageCollectorController,
 ];
