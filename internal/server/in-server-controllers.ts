@@ -26,11 +26,18 @@ export interface InServerControllerDeps {
   readonly metrics: ServerMetrics;
   /** Aborted when the server stops. */
   readonly shutdown: AbortSignal;
+  /** For a controller with a postStartHook: call once its work is done (readyz then passes it). */
+  readonly hookDone: () => void;
 }
 
 /** One loop: start returns its stop (which may finish asynchronously). */
 export interface InServerController {
   readonly name: string;
+  /**
+   * kube's post-start hook this controller is (e.g. "scheduling/bootstrap-system-priority-classes"):
+   * readyz and healthz check poststarthook/<name>, and the server is ready, once it calls hookDone.
+   */
+  readonly postStartHook?: string;
   start(deps: InServerControllerDeps): () => void | Promise<void>;
 }
 

@@ -250,6 +250,16 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
 
   let systemNamespacesReady = false;
   let bootstrapReady = false;
+  // The in-server controllers that are kube post-start hooks: readyz waits for each.
+  const controllerHooks = new Map(
+    inServerControllers
+      .filter((c) => c.postStartHook)
+      .map((c) => {
+        const hook = { name: c.postStartHook as string, isDone: false, resolve: (): void => undefined, done: Promise.resolve() };
+        hook.done = new Promise<void>((resolve) => (hook.resolve = resolve)).then(() => void (hook.isDone = true));
+        return [c.name, hook] as const;
+      }),
+  );
   const etcdProbe = new EtcdHealthProbe(options.etcdServers, options.etcdPrefix, etcd.factory);
   const rbacPolicy = security.authorization.rbac;
   const health = serverHealthEndpoints({
@@ -260,6 +270,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     systemNamespacesReady: () => systemNamespacesReady,
     bootstrapReady: () => bootstrapReady,
     ...(rbacPolicy ? { rbacBootstrapped: () => rbacPolicy.bootstrapped() } : {}),
+    controllerHooks: [...controllerHooks.values()].map((h) => ({ name: h.name, done: () => h.isDone })),
     shutdownInitiated: lifecycle.signals.shutdownInitiated,
   });
 
@@ -404,7 +415,8 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     if (postStartHooks.signal.aborted) return;
     for (const c of inServerControllers) {
       try {
-        controllerStops.push(c.start({ storageOf, informers, storage, etcd: client, options, log, metrics, shutdown: admissionStop.signal }));
+        const hookDone = controllerHooks.get(c.name)?.resolve ?? ((): void => undefined);
+        controllerStops.push(c.start({ storageOf, informers, storage, etcd: client, options, log, metrics, shutdown: admissionStop.signal, hookDone }));
       } catch (err) {
         log.error(`starting controller ${c.name} failed: ${(err as Error).message}`);
       }
@@ -462,7 +474,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     return stopping;
   };
   // Ready once bootstrapped and the authorizers' informers have synced (readyz's informer-sync).
-  const allReady = Promise.all([ready, security.authorization.ready]).then(() => undefined);
+  const allReady = Promise.all([ready, security.authorization.ready, ...[...controllerHooks.values()].map((h) => h.done)]).then(() => undefined);
   return { port: boundPort, certificate, ready: allReady, metrics, signals: lifecycle.signals, stop };
 }
 

@@ -59,11 +59,11 @@ describe('garbage collector', () => {
     const del = await fx.request('DELETE', `${deployments}/fg`, { body: { propagationPolicy: 'Foreground' } });
     assert.equal(del.status, 200, del.text);
     assert.ok(del.json().metadata.finalizers.includes('foregroundDeletion'));
-    // While any ReplicaSet is there, the Deployment is there too (deleting).
+    // Once the Deployment is gone, no ReplicaSet is left (read in that order).
     await waitFor('the deployment to go', async () => {
-      const left = await Promise.all(sets.map((s) => status(`${replicasets}/${s}`)));
       const dep = await status(`${deployments}/fg`);
-      if (left.some((s) => s === 200)) assert.equal(dep, 200, 'the deployment outlives its replicasets');
+      const left = await Promise.all(sets.map((s) => status(`${replicasets}/${s}`)));
+      if (dep === 404) assert.deepEqual(left, [404, 404], 'the deployment outlives its replicasets');
       return dep === 404;
     });
     for (const s of sets) assert.equal(await status(`${replicasets}/${s}`), 404);

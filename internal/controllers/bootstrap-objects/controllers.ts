@@ -1,7 +1,8 @@
 /**
  * The bootstrap objects as in-server controllers: kube-apiserver's post-start hooks that create
  * the system PriorityClasses and keep the APF configuration. Each tries every second until it
- * succeeds once; the APF ensurer then runs again every minute, as kube's does.
+ * succeeds once (readyz's poststarthook check then passes); the APF ensurer then runs again every
+ * minute, as kube's does.
  */
 import type { InServerController, InServerControllerDeps } from '../../server/in-server-controllers.js';
 import { ResourceClient } from '../resource-client.js';
@@ -15,7 +16,13 @@ const flowcontrol = 'flowcontrol.apiserver.k8s.io';
  * Runs pass every retryMs until it succeeds, then (when everyMs is given) every everyMs until
  * stopped; failures are logged. Returns the stop.
  */
-export function runUntilStopped(name: string, deps: Pick<InServerControllerDeps, 'log' | 'shutdown'>, pass: () => Promise<void>, retryMs: number, everyMs?: number): () => void {
+export function runUntilStopped(
+  name: string,
+  deps: Pick<InServerControllerDeps, 'log' | 'shutdown' | 'hookDone'>,
+  pass: () => Promise<void>,
+  retryMs: number,
+  everyMs?: number,
+): () => void {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   const schedule = (ms: number): void => {
@@ -26,6 +33,7 @@ export function runUntilStopped(name: string, deps: Pick<InServerControllerDeps,
   const run = async (): Promise<void> => {
     try {
       await pass();
+      deps.hookDone();
       if (everyMs !== undefined) schedule(everyMs);
     } catch (err) {
       if (stopped || deps.shutdown.aborted) return;
@@ -49,6 +57,7 @@ function clientOf(deps: InServerControllerDeps, group: string, resource: string)
 /** scheduling/bootstrap-system-priority-classes. */
 export const systemPriorityClassesController: InServerController = {
   name: 'bootstrap-system-priority-classes',
+  postStartHook: 'scheduling/bootstrap-system-priority-classes',
   start(deps) {
     const client = clientOf(deps, 'scheduling.k8s.io', 'priorityclasses');
     return runUntilStopped(this.name, deps, () => ensureSystemPriorityClasses(client, (m) => deps.log.v(1, m)), 1000);
@@ -58,6 +67,7 @@ export const systemPriorityClassesController: InServerController = {
 /** The APF bootstrap configuration (kube's priority-and-fairness-config-producer). */
 export const apfBootstrapController: InServerController = {
   name: 'apf-bootstrap-configuration',
+  postStartHook: 'priority-and-fairness-config-producer',
   start(deps) {
     const levels = deps.informers.get(flowcontrol, 'prioritylevelconfigurations');
     const schemas = deps.informers.get(flowcontrol, 'flowschemas');
