@@ -21,7 +21,8 @@ describe('GC work queue', () => {
     q.add({ k: 'a' });
     q.add({ k: 'a' });
     q.add({ k: 'flaky' });
-    await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 200 && seen.filter((k) => k === 'flaky').length < 3; i++) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 20));
     assert.deepEqual(seen.filter((k) => k === 'a'), ['a']);
     assert.deepEqual(seen.filter((k) => k === 'flaky'), ['flaky', 'flaky', 'flaky']);
     assert.equal(q.requeues({ k: 'flaky' }), 0, 'forgotten once it succeeded');
@@ -39,7 +40,8 @@ describe('GC work queue', () => {
       return 'forget';
     });
     q.add('x');
-    await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 200 && runs < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 20));
     assert.equal(runs, 2);
     q.stop();
   });

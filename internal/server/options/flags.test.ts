@@ -1,3 +1,6 @@
+import { defaultAdmissionOptions } from './admission.js';
+import { defaultDeleteCollectionOptions } from './delete-collection.js';
+import { defaultEventOptions } from './event-ttl.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultAuditOptions } from './audit.js';
@@ -54,6 +57,9 @@ describe('apiserver flags', () => {
       metrics: defaultMetricsOptions,
       endpointReconciler: defaultEndpointReconcilerOptions,
       storageLeases: defaultStorageLeaseOptions,
+      admission: defaultAdmissionOptions,
+      events: defaultEventOptions,
+      deleteCollection: defaultDeleteCollectionOptions,
     });
   });
 
