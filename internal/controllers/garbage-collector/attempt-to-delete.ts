@@ -170,7 +170,8 @@ export class AttemptToDelete {
     }
     if (!elsewhere) return;
     for (const dep of node.dependents) {
-      if (dep.identity.namespace === elsewhere.metadata.namespace) continue;
+      // Cluster-scoped dependents are reported when their own references are classified.
+      if (dep.identity.namespace === '' || dep.identity.namespace === elsewhere.metadata.namespace) continue;
       const ref = dep.owners.find((o) => o.uid === node.identity.uid);
       if (ref) this.report(dep.identity, ref);
     }
