@@ -146,7 +146,12 @@ describe('garbage collector', () => {
     assert.equal(event.involvedObject.kind, 'Namespace');
     assert.equal(event.source.component, 'garbage-collector-controller');
     assert.equal(event.message, `ownerRef [v1/ConfigMap, namespace: , name: ns-owner, uid: ${owner.metadata.uid}] does not exist in namespace ""`);
-    assert.equal(await status('/api/v1/namespaces/gc-invalid-owner'), 200);
+    await new Promise((r) => setTimeout(r, 300));
+    const kept = (await fx.request('GET', '/api/v1/namespaces/gc-invalid-owner')).json();
+    assert.equal(kept.metadata.deletionTimestamp, undefined, 'not deleted');
+    assert.equal(kept.status.phase, 'Active');
+    const again = (await fx.request('GET', '/api/v1/namespaces/default/events?fieldSelector=reason%3DOwnerRefInvalidNamespace')).json();
+    assert.equal(again.items.filter((e: any) => e.involvedObject.name === 'gc-invalid-owner').length, 1, 'reported once');
   });
 
   it('a namespaced dependent of an owner in another namespace is deleted', async () => {
@@ -155,5 +160,8 @@ describe('garbage collector', () => {
     await create(fx, configmaps, { metadata: { name: 'cross-ns', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'elsewhere', uid: owner.metadata.uid }] } });
     await waitFor('the cross-namespace dependent to go', async () => (await status(`${configmaps}/cross-ns`)) === 404);
     assert.equal(await status('/api/v1/namespaces/gc-other/configmaps/elsewhere'), 200);
+    const events = (await fx.request('GET', '/api/v1/namespaces/default/events?fieldSelector=reason%3DOwnerRefInvalidNamespace')).json();
+    const event = events.items.find((e: any) => e.involvedObject.name === 'cross-ns');
+    assert.equal(event?.message, `ownerRef [v1/ConfigMap, namespace: default, name: elsewhere, uid: ${owner.metadata.uid}] does not exist in namespace "default"`);
   });
 });

@@ -67,6 +67,12 @@ export class AttemptToDelete {
   private async attempt(node: GraphNode): Promise<WorkResult | undefined> {
     if (node.beingDeleted && !node.deletingDependents) return undefined;
     const resource = this.resourceOf(node.identity.apiVersion, node.identity.kind);
+    if (resource.namespaced && node.identity.namespace === '') {
+      // kube's getObject: a namespaced type with no namespace coordinate, named only by cluster-scoped
+      // dependents. Not an absent owner: each such dependent is examined (and reported) instead.
+      for (const dep of node.dependents) this.deps.queue.add(dep);
+      return undefined;
+    }
     const latest = this.deps.lookup.get(resource, resource.namespaced ? node.identity.namespace : '', node.identity.name);
     if (!latest || latest.metadata.uid !== node.identity.uid) {
       if (!latest && !node.observed && resource.namespaced) this.reportOwnerElsewhere(node, resource);
