@@ -409,9 +409,12 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     if (!postStartHooks.signal.aborted) stopIdentity = startApiServerIdentity(storageOf('coordination.k8s.io', 'leases') as RestStorage, log, tuning);
   }, () => undefined);
 
-  // The in-server controllers (internal/server/in-server-controllers.ts), once the system namespaces exist.
+  // The in-server controllers (internal/server/in-server-controllers.ts), once the system namespaces
+  // exist and the watch caches have their initial state (their informers then list at once,
+  // rather than retrying while the caches fill).
   const controllerStops: (() => void | Promise<void>)[] = [];
-  void ready.then(() => {
+  const cachesReady = Promise.all([etcd.main.watchCache?.waitReady(), ...[...etcd.overrides.values()].map((b) => b.watchCache?.waitReady())]);
+  void Promise.all([ready, cachesReady]).then(() => {
     if (postStartHooks.signal.aborted) return;
     for (const c of inServerControllers) {
       try {
