@@ -6,7 +6,7 @@
  * graph costs nothing for them.
  */
 import type { OwnerReference } from '../../../api/meta/types.js';
-import type { ObjectIdentity } from './interface.js';
+import { describeIdentity, type ObjectIdentity } from './interface.js';
 
 /** One object in the graph. */
 export class GraphNode {
@@ -38,8 +38,7 @@ export class GraphNode {
 
   /** "[apps/v1/Deployment, namespace: ns, name: web, uid: 123]". */
   toString(): string {
-    const id = this.identity;
-    return `[${id.apiVersion}/${id.kind}, namespace: ${id.namespace}, name: ${id.name}, uid: ${id.uid}]`;
+    return describeIdentity(this.identity);
   }
 }
 
