@@ -1,6 +1,6 @@
 /**
  * The garbage collector, inside the API server (kube runs it in kube-controller-manager): follows
- * every deletable resource through the shared informers (fed by the watch caches, never by polling
+ * every deletable resource through metadata informers (fed by the watch caches, never by polling
  * etcd), keeps the dependency graph of owner references, and runs the attempt-to-delete and
  * attempt-to-orphan queues once every informer has synced.
  */
@@ -11,7 +11,7 @@ import { DependencyGraph, type GraphNode } from './graph.js';
 import { GraphBuilder } from './graph-builder.js';
 import { GCOperations } from './operations.js';
 import { WorkQueue } from './queue.js';
-import { informerLookup, servedResources } from './resources.js';
+import { MetadataInformers, servedResources } from './resources.js';
 
 /** kube-controller-manager's --concurrent-gc-syncs default. */
 const workers = 20;
@@ -28,11 +28,11 @@ export const garbageCollectorController: InServerController = {
     const orphanQueue = new WorkQueue<GraphNode>(keyOf);
     const graph = new DependencyGraph();
     const builder = new GraphBuilder(graph, deleteQueue, orphanQueue, (dep, ref) => ops.reportInvalidOwnerNamespace(dep.identity, ref));
-    const lookup = informerLookup(deps.informers);
+    const lookup = new MetadataInformers(deps.storageOf, mapper.all(), deps.log);
     const deleter = new AttemptToDelete({ builder, mapper, lookup, ops, queue: deleteQueue, log });
     const synced: Promise<void>[] = [];
     for (const resource of mapper.all()) {
-      const informer = deps.informers.get(resource.group, resource.resource);
+      const informer = lookup.of(resource);
       informer.addHandlers({
         added: (obj) => builder.upsert(resource, obj),
         updated: (obj, old) => builder.upsert(resource, obj, old),
@@ -40,6 +40,7 @@ export const garbageCollectorController: InServerController = {
       });
       synced.push(informer.synced);
     }
+    lookup.start();
     let stopped = false;
     void Promise.all(synced).then(() => {
       if (stopped) return;
@@ -49,6 +50,7 @@ export const garbageCollectorController: InServerController = {
     });
     return () => {
       stopped = true;
+      lookup.stop();
       deleteQueue.stop();
       orphanQueue.stop();
     };

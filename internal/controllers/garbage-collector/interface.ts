@@ -43,7 +43,7 @@ export interface ObjectLookup {
 export function identityOf(obj: KubeObject, resource: GCResource): ObjectIdentity {
   return {
     apiVersion: obj.apiVersion || resource.apiVersion,
-    kind: obj.kind ?? resource.kind,
+    kind: obj.kind || resource.kind,
     name: obj.metadata.name ?? '',
     uid: obj.metadata.uid ?? '',
     namespace: obj.metadata.namespace ?? '',

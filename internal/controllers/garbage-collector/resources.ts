@@ -2,11 +2,13 @@
  * Which resources the collector follows (kube's GC follows every deletable resource with a
  * metadata informer): every served resource whose storage lists, watches and deletes, one per
  * group/resource whatever its versions, minus the ones kube's controller manager ignores (events).
- * The informers are the server's shared ones, fed by the watch caches.
+ * Its informers keep metadata only (as kube's metadata informers), fed by the watch caches.
  */
 import type { KubeObject } from '../../../api/meta/types.js';
 import { generatedResources } from '../../../api/gen/resources.js';
-import type { SharedInformers, StorageLookup } from '../shared-informers.js';
+import type { Logger } from '../../observability/logging.js';
+import { Informer } from '../informer.js';
+import type { StorageLookup } from '../shared-informers.js';
 import type { GCResource, ObjectLookup, ResourceMapper } from './interface.js';
 import { groupOf } from './interface.js';
 
@@ -35,16 +37,60 @@ export function servedResources(storageOf: StorageLookup): ResourceMapper {
 /** Thrown when a resource's informer has not loaded its first list yet (the item is retried). */
 export class NotSyncedError extends Error {}
 
-/** Lookups through the shared informers. */
-export function informerLookup(informers: SharedInformers): ObjectLookup {
+/** What the collector keeps of an object: its kind and metadata (kube's PartialObjectMetadata). */
+export function metadataOnly(obj: KubeObject): KubeObject {
+  const m = obj.metadata;
   return {
-    get(resource: GCResource, namespace: string, name: string): KubeObject | undefined {
-      const informer = informers.get(resource.group, resource.resource);
-      if (!informer.hasSynced()) throw new NotSyncedError(`${resource.resource}.${resource.group} has not synced`);
-      return informer.get(resource.namespaced ? `${namespace}/${name}` : name);
-    },
-    list(resource: GCResource): Iterable<KubeObject> {
-      return informers.get(resource.group, resource.resource).list();
+    apiVersion: obj.apiVersion ?? '',
+    kind: obj.kind ?? '',
+    metadata: {
+      name: m.name ?? '',
+      ...(m.namespace ? { namespace: m.namespace } : {}),
+      uid: m.uid ?? '',
+      resourceVersion: m.resourceVersion ?? '',
+      ...(m.generation !== undefined ? { generation: m.generation } : {}),
+      ...(m.deletionTimestamp ? { deletionTimestamp: m.deletionTimestamp } : {}),
+      ...(m.ownerReferences ? { ownerReferences: m.ownerReferences } : {}),
+      ...(m.finalizers ? { finalizers: m.finalizers } : {}),
     },
   };
+}
+
+/** The collector's metadata informers, one per followed resource (fed by the watch caches). */
+export class MetadataInformers implements ObjectLookup {
+  private readonly informers = new Map<string, Informer>();
+
+  constructor(storageOf: StorageLookup, resources: readonly GCResource[], log: Logger) {
+    for (const r of resources) {
+      const storage = storageOf(r.group, r.resource);
+      if (storage) this.informers.set(`${r.group}/${r.resource}`, new Informer({ storage, group: r.group, resource: r.resource, log, transform: metadataOnly }));
+    }
+  }
+
+  /** The informer of resource. */
+  of(resource: GCResource): Informer {
+    const informer = this.informers.get(`${resource.group}/${resource.resource}`);
+    if (!informer) throw new NotSyncedError(`${resource.resource}.${resource.group} is not followed`);
+    return informer;
+  }
+
+  get(resource: GCResource, namespace: string, name: string): KubeObject | undefined {
+    const informer = this.of(resource);
+    if (!informer.hasSynced()) throw new NotSyncedError(`${resource.resource}.${resource.group} has not synced`);
+    return informer.get(resource.namespaced ? `${namespace}/${name}` : name);
+  }
+
+  list(resource: GCResource): Iterable<KubeObject> {
+    return this.of(resource).list();
+  }
+
+  /** Starts every informer. */
+  start(): void {
+    for (const i of this.informers.values()) i.start();
+  }
+
+  /** Stops every informer. */
+  stop(): void {
+    for (const i of this.informers.values()) i.stop();
+  }
 }
