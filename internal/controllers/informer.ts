@@ -26,6 +26,11 @@ export interface InformerOptions {
   readonly log: Logger;
   /** Pause before retrying after a failed list or watch (default 1 s). */
   readonly retryMs?: number;
+  /**
+   * Applied to every object before it is kept and handed to handlers (e.g. keep metadata only,
+   * as client-go's metadata informers do); must keep metadata.resourceVersion. Default: as is.
+   */
+  readonly transform?: (obj: KubeObject) => KubeObject;
 }
 
 
@@ -124,7 +129,7 @@ export class Informer {
     for (const obj of list.items) {
       const key = objectKey(obj);
       seen.add(key);
-      this.apply(key, obj);
+      this.apply(key, this.options.transform ? this.options.transform(obj) : obj);
     }
     for (const [key, old] of this.items) {
       if (!seen.has(key)) {
@@ -165,9 +170,9 @@ export class Informer {
       if (ev.type === 'DELETED') {
         const old = this.items.get(key);
         this.items.delete(key);
-        for (const h of this.handlers) h.deleted?.(old ?? ev.object);
+        for (const h of this.handlers) h.deleted?.(old ?? (this.options.transform ? this.options.transform(ev.object) : ev.object));
       } else {
-        this.apply(key, ev.object);
+        this.apply(key, this.options.transform ? this.options.transform(ev.object) : ev.object);
       }
     }
     return rv;

@@ -10,6 +10,7 @@ import type { BuiltAuthorization } from '../authz/build.js';
 import type { ServiceAccountTokenConfig } from '../serviceaccount/config.js';
 import type { RestStorage } from './interface.js';
 import type { SelectableFields } from './generic/strategy.js';
+import type { StoreSettings } from './generic/store.js';
 
 /**
  * Converts between the stored (hub) form of a resource and one served version. Both directions
@@ -65,6 +66,10 @@ export interface RegistryDeps {
    * it when a request arrives, never while building.
    */
   readonly storageOf?: (group: string, resource: string, subresource?: string) => RestStorage | undefined;
+  /** Settings every generic store gets (--delete-collection-workers); absent: kube's defaults. */
+  readonly storeSettings?: StoreSettings;
+  /** --event-ttl in seconds: how long events (core/v1 and events.k8s.io/v1) live in storage. */
+  readonly eventTTLSeconds?: number;
 }
 
 /** Late-bound security components (see RegistryDeps.security). */

@@ -116,7 +116,7 @@ class OverrideRouter implements Storage {
     return target.forResource?.(gr, keyPrefix) ?? target;
   }
 
-  create: Storage['create'] = (key, obj) => this.main.create(key, obj);
+  create: Storage['create'] = (key, obj, opts) => this.main.create(key, obj, opts);
   get: Storage['get'] = (key, opts) => this.main.get(key, opts);
   getList: Storage['getList'] = (key, opts) => this.main.getList(key, opts);
   guaranteedUpdate: Storage['guaranteedUpdate'] = (key, opts) => this.main.guaranteedUpdate(key, opts);

@@ -19,6 +19,8 @@ import type { Logger } from '../observability/logging.js';
 import type { ServerMetrics } from '../observability/metrics.js';
 import type { Storage } from '../storage/interface.js';
 import type { ServerOptions } from './options/flags.js';
+import { apfBootstrapController, systemPriorityClassesController } from '../controllers/bootstrap-objects/controllers.js';
+import { garbageCollectorController } from '../controllers/garbage-collector/controller.js';
 
 /** What an in-server controller is started with. */
 export interface InServerControllerDeps {
@@ -35,6 +37,8 @@ export interface InServerControllerDeps {
   readonly metrics: ServerMetrics;
   /** Aborted when the server stops. */
   readonly shutdown: AbortSignal;
+  /** For a controller with a postStartHook: call once its work is done (readyz then passes it). */
+  readonly hookDone: () => void;
 }
 
 /**
@@ -54,6 +58,11 @@ export interface InServerController {
    * The value is KCM's older alias ("serviceaccount" for "serviceaccount-controller").
    */
   readonly controllerManagerAlias?: string;
+  /**
+   * kube's post-start hook this controller is (e.g. "scheduling/bootstrap-system-priority-classes"):
+   * readyz and healthz check poststarthook/<name>, and the server is ready, once it calls hookDone.
+   */
+  readonly postStartHook?: string;
   start(deps: InServerControllerDeps): InServerControllerStop;
 }
 
@@ -68,6 +77,9 @@ export const inServerControllers: readonly InServerController[] = [
   admissionPolicyStatusController,
   pvcProtectionController,
   pvProtectionController,
+  systemPriorityClassesController,
+  apfBootstrapController,
+  garbageCollectorController,
 ];
 
 /** A kube-controller-manager loop as --controllers names it. */

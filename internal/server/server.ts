@@ -26,6 +26,8 @@ import { buildEndpointReconciler, endpointReconcileIntervalMs } from '../control
 import { startApiServerIdentity } from '../controllers/apiserver-identity/start.js';
 import { defaultEndpointReconcilerOptions } from './options/endpoint-reconciler.js';
 import { defaultStorageLeaseOptions } from './options/storage-leases.js';
+import { defaultDeleteCollectionOptions } from './options/delete-collection.js';
+import { defaultEventOptions, eventTTLSeconds } from './options/event-ttl.js';
 import { LeaseManager } from '../storage/etcd3/lease-manager.js';
 import { ensureSystemNamespaces, keepSystemNamespaces } from '../controllers/system-namespaces.js';
 import { DiscoveryHandler } from '../endpoints/discovery/handler.js';
@@ -135,6 +137,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
       callTimeoutMs: options.requestTimeoutMs,
       onDecode: (obj) => defaultStored?.(obj),
       observe: metrics.storage.observe,
+      leaseReuseSeconds: (options.storageLeases ?? defaultStorageLeaseOptions).reuseDurationSeconds,
       ...(encryption ? { transformers: encryption.transformers } : {}),
       ...(tracing ? { instrument: tracing.etcd } : {}),
     },
@@ -153,7 +156,16 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   const serviceAccountTokens = options.serviceAccount ? await loadServiceAccountTokenConfig(options.serviceAccount, certificate, log) : undefined;
   const storageOf = (group: string, resource: string, subresource?: string): RestStorage | undefined => installer.storageOf(group, resource, subresource);
   const registrations: ResourceRegistration[] = [namespacesModule, ...builtinResourceModules].flatMap((m) =>
-    m({ storage, serviceClusterIPRange: options.serviceClusterIPRange, serviceNodePortRange: (options.serviceNetwork ?? defaultServiceNetworkOptions).nodePortRange, security, storageOf, ...(serviceAccountTokens ? { serviceAccountTokens } : {}) }),
+    m({
+      storage,
+      serviceClusterIPRange: options.serviceClusterIPRange,
+      serviceNodePortRange: (options.serviceNetwork ?? defaultServiceNetworkOptions).nodePortRange,
+      security,
+      storageOf,
+      storeSettings: { deleteCollectionWorkers: (options.deleteCollection ?? defaultDeleteCollectionOptions).workers },
+      eventTTLSeconds: eventTTLSeconds(options.events ?? defaultEventOptions),
+      ...(serviceAccountTokens ? { serviceAccountTokens } : {}),
+    }),
   );
   const installer = new ApiInstaller(registrations);
   security.authentication = await buildAuthentication(options.authentication, {
@@ -255,6 +267,16 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
 
   let systemNamespacesReady = false;
   let bootstrapReady = false;
+  // The in-server controllers that are kube post-start hooks: readyz waits for each.
+  const controllerHooks = new Map(
+    inServerControllers
+      .filter((c) => c.postStartHook)
+      .map((c) => {
+        const hook = { name: c.postStartHook as string, isDone: false, resolve: (): void => undefined, done: Promise.resolve() };
+        hook.done = new Promise<void>((resolve) => (hook.resolve = resolve)).then(() => void (hook.isDone = true));
+        return [c.name, hook] as const;
+      }),
+  );
   const etcdProbe = new EtcdHealthProbe(options.etcdServers, options.etcdPrefix, etcd.factory);
   const rbacPolicy = security.authorization.rbac;
   const health = serverHealthEndpoints({
@@ -265,6 +287,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     systemNamespacesReady: () => systemNamespacesReady,
     bootstrapReady: () => bootstrapReady,
     ...(rbacPolicy ? { rbacBootstrapped: () => rbacPolicy.bootstrapped() } : {}),
+    controllerHooks: [...controllerHooks.values()].map((h) => ({ name: h.name, done: () => h.isDone })),
     shutdownInitiated: lifecycle.signals.shutdownInitiated,
   });
 
@@ -404,15 +427,19 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     if (!postStartHooks.signal.aborted) stopIdentity = startApiServerIdentity(storageOf('coordination.k8s.io', 'leases') as RestStorage, log, tuning);
   }, () => undefined);
 
-  // The in-server controllers (internal/server/in-server-controllers.ts), once the system namespaces exist.
+  // The in-server controllers (internal/server/in-server-controllers.ts), once the system namespaces
+  // exist and the watch caches have their initial state (their informers then list at once,
+  // rather than retrying while the caches fill).
   const controllerStops: (() => void | Promise<void>)[] = [];
-  const controllersSynced = ready.then(async () => {
+  const cachesReady = Promise.all([etcd.main.watchCache?.waitReady(), ...[...etcd.overrides.values()].map((b) => b.watchCache?.waitReady())]);
+  const controllersSynced = Promise.all([ready, cachesReady]).then(async () => {
     if (postStartHooks.signal.aborted) return;
     const synced: Promise<void>[] = [];
     for (const c of inServerControllers) {
       if (disabledLoops.has(c.name)) continue;
       try {
-        const stop = c.start({ storageOf, informers, storage, etcd: client, options, log, metrics, shutdown: admissionStop.signal, ...(certificate.ca ? { rootCA: certificate.ca } : {}) });
+        const hookDone = controllerHooks.get(c.name)?.resolve ?? ((): void => undefined);
+        const stop = c.start({ storageOf, informers, storage, etcd: client, options, log, metrics, shutdown: admissionStop.signal, hookDone, ...(certificate.ca ? { rootCA: certificate.ca } : {}) });
         controllerStops.push(stop);
         if (stop.synced) synced.push(stop.synced);
       } catch (err) {
@@ -473,7 +500,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     return stopping;
   };
   // Ready once bootstrapped and the authorizers' informers have synced (readyz's informer-sync).
-  const allReady = Promise.all([ready, security.authorization.ready, controllersSynced]).then(() => undefined);
+  const allReady = Promise.all([ready, security.authorization.ready, controllersSynced, ...[...controllerHooks.values()].map((h) => h.done)]).then(() => undefined);
   return { port: boundPort, certificate, ready: allReady, metrics, signals: lifecycle.signals, stop };
 }
 

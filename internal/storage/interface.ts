@@ -50,6 +50,15 @@ export interface ListOptions {
   readonly allowWatchBookmarks?: boolean;
 }
 
+/** Options of create. */
+export interface CreateOptions {
+  /**
+   * Seconds the key lives (kube's Storage.Create ttl): the put is bound to an etcd lease, so etcd
+   * deletes the key (and watches see DELETED) when it runs out. 0 or absent: no expiry.
+   */
+  readonly ttlSeconds?: number;
+}
+
 /** Options of get. */
 export interface GetOptions {
   /** "" for the most recent state, "0" for any, otherwise not older than this revision. */
@@ -98,6 +107,8 @@ export interface GuaranteedUpdateOptions {
   readonly tryUpdate: UpdateFunction;
   /** A recent copy of the object (e.g. from a cache) to try first instead of reading it. */
   readonly cachedExisting?: KubeObject;
+  /** Seconds the written key lives (see CreateOptions.ttlSeconds); each write renews the expiry. */
+  readonly ttlSeconds?: number;
 }
 
 /** Options of delete. */
@@ -132,7 +143,7 @@ export interface StorageWatch extends AsyncIterable<StorageWatchEvent> {
 /** A key-value store with revisions, compare-and-swap writes and watches. */
 export interface Storage {
   /** Creates key; throws StorageError KeyExists when it is there. Returns the stored object with its resourceVersion. */
-  create(key: string, obj: KubeObject): Promise<KubeObject>;
+  create(key: string, obj: KubeObject, opts?: CreateOptions): Promise<KubeObject>;
   /** Reads key; throws NotFound, TooLargeResourceVersion. */
   get(key: string, opts: GetOptions): Promise<KubeObject>;
   /** Lists under key with the resourceVersion rules of opts; throws Expired, TooLargeResourceVersion, InvalidArgument. */

@@ -10,7 +10,13 @@ import { useServer } from '../support/server.js';
 const fx = useServer({}, ['--etcd-healthcheck-timeout=500ms', '--etcd-readycheck-timeout=800ms']);
 
 const lines = (text: string): string[] => text.trimEnd().split('\n');
-const hooks = ['[+]poststarthook/start-system-namespaces-controller ok', '[+]poststarthook/bootstrap-controller ok', '[+]poststarthook/rbac/bootstrap-roles ok'];
+const hooks = [
+  '[+]poststarthook/start-system-namespaces-controller ok',
+  '[+]poststarthook/bootstrap-controller ok',
+  '[+]poststarthook/rbac/bootstrap-roles ok',
+  '[+]poststarthook/scheduling/bootstrap-system-priority-classes ok',
+  '[+]poststarthook/priority-and-fairness-config-producer ok',
+];
 
 async function eventually(what: string, fn: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -39,6 +39,14 @@ export interface StoreResource {
   readonly keyPrefix: string;
 }
 
+/** Server-wide settings of stores (kube's generic.RESTOptions and the store's TTLFunc). */
+export interface StoreSettings {
+  /** --delete-collection-workers: how many deletes of a deletecollection run at once (at least 1). */
+  readonly deleteCollectionWorkers?: number;
+  /** Seconds every object written lives in storage (kube's TTLFunc; events: --event-ttl); absent: forever. */
+  readonly ttlSeconds?: number;
+}
+
 /** The generic store. Implements every verb of RestStorage. */
 export class GenericStore implements RestStorage {
   readonly gr: { group: string; resource: string };
@@ -51,6 +59,7 @@ export class GenericStore implements RestStorage {
     readonly strategy: Strategy,
     storage: Storage,
     readonly hooks: StoreHooks = {},
+    readonly settings: StoreSettings = {},
   ) {
     this.gr = { group: resource.group, resource: resource.resource };
     this.kind = { group: resource.group, kind: resource.kind };
@@ -170,7 +179,11 @@ export class GenericStore implements RestStorage {
       }
       const name = obj.metadata.name ?? '';
       try {
-        const created = await this.storage.create(this.objectKey(obj.metadata.namespace ?? '', name), obj);
+        const created = await this.storage.create(
+          this.objectKey(obj.metadata.namespace ?? '', name),
+          obj,
+          this.settings.ttlSeconds ? { ttlSeconds: this.settings.ttlSeconds } : undefined,
+        );
         await finish(true);
         return created;
       } catch (err) {
@@ -292,7 +305,11 @@ export class GenericStore implements RestStorage {
 
     let stored: KubeObject;
     try {
-      stored = await this.storage.guaranteedUpdate(key, { ignoreNotFound: true, tryUpdate });
+      stored = await this.storage.guaranteedUpdate(key, {
+        ignoreNotFound: true,
+        tryUpdate,
+        ...(this.settings.ttlSeconds ? { ttlSeconds: this.settings.ttlSeconds } : {}),
+      });
     } catch (err) {
       await finish(false);
       throw interpretStorageError(err, this.gr, name, 'update');
@@ -319,8 +336,8 @@ export class GenericStore implements RestStorage {
   async deleteCollection(ctx: RequestContext, listOpts: ListOptions, deleteOpts: DeleteOptions, validate?: ValidateObjectFunc): Promise<KubeObject[]> {
     const list = await this.list(ctx, { ...listOpts, limit: 0, continueToken: '' });
     const deleted: KubeObject[] = [];
-    // A few deletes at a time, like kube's DeleteCollectionWorkers.
-    const workers = 4;
+    // --delete-collection-workers deletes at a time (kube's DeleteCollectionWorkers; fewer than 1 is 1).
+    const workers = Math.max(1, this.settings.deleteCollectionWorkers ?? 1);
     let next = 0;
     const run = async (): Promise<void> => {
       while (next < list.items.length) {

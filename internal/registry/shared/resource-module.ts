@@ -6,7 +6,7 @@
  */
 import { apiVersionOf } from '../../../api/meta/types.js';
 import type { KubeObject } from '../../../api/meta/types.js';
-import { GenericStore } from '../generic/store.js';
+import { GenericStore, type StoreSettings } from '../generic/store.js';
 import { ScaleStore, type ScaleMapping } from '../generic/scale-store.js';
 import { StatusStore, defaultStatusStrategy } from '../generic/status-store.js';
 import type { StoreHooks } from '../generic/hooks.js';
@@ -76,16 +76,17 @@ export function buildRegistrations(def: ResourceDefinition, store: GenericStore)
 }
 
 /** The store of a definition over the given storage. */
-export function storeFor(def: ResourceDefinition, storage: ConstructorParameters<typeof GenericStore>[2]): GenericStore {
+export function storeFor(def: ResourceDefinition, storage: ConstructorParameters<typeof GenericStore>[2], settings?: StoreSettings): GenericStore {
   return new GenericStore(
     { group: def.group, resource: def.resource, kind: def.kind, keyPrefix: def.keyPrefix },
     def.strategy,
     storage,
     def.hooks ?? {},
+    settings ?? {},
   );
 }
 
 /** The resource module of a definition. */
 export function defineResourceModule(def: ResourceDefinition): ResourceModule {
-  return (deps) => buildRegistrations(def, storeFor(def, deps.storage));
+  return (deps) => buildRegistrations(def, storeFor(def, deps.storage, deps.storeSettings));
 }

@@ -23,6 +23,8 @@ export interface ServerHealthState {
   readonly bootstrapReady: () => boolean;
   /** RBAC's bootstrap roles reconciled since this start; absent when RBAC is not served. */
   readonly rbacBootstrapped?: () => boolean;
+  /** The in-server controllers that are post-start hooks: name and whether done. */
+  readonly controllerHooks?: ReadonlyArray<{ readonly name: string; readonly done: () => boolean }>;
   readonly shutdownInitiated: LifecycleSignal;
 }
 
@@ -50,6 +52,7 @@ export function serverHealthEndpoints(s: ServerHealthState): HealthEndpoints {
       postStartHookCheck('start-system-namespaces-controller', s.systemNamespacesReady),
       postStartHookCheck('bootstrap-controller', s.bootstrapReady),
       ...(rbacBootstrapped ? [postStartHookCheck('rbac/bootstrap-roles', rbacBootstrapped)] : []),
+      ...(s.controllerHooks ?? []).map((h) => postStartHookCheck(h.name, h.done)),
     )
     .addReadyzChecks(shutdownCheck(s.shutdownInitiated))
     .endpoints();

@@ -1,3 +1,5 @@
+import { defaultDeleteCollectionOptions } from './delete-collection.js';
+import { defaultEventOptions } from './event-ttl.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultAuditOptions } from './audit.js';
@@ -62,6 +64,8 @@ describe('apiserver flags', () => {
       endpointReconciler: defaultEndpointReconcilerOptions,
       storageLeases: defaultStorageLeaseOptions,
       serviceNetwork: defaultServiceNetworkOptions,
+      events: defaultEventOptions,
+      deleteCollection: defaultDeleteCollectionOptions,
     });
   });
 

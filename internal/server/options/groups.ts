@@ -28,6 +28,8 @@ import { metricsFlags } from './metrics.js';
 import { endpointReconcilerFlags } from './endpoint-reconciler.js';
 import { storageLeaseFlags } from './storage-leases.js';
 import { serviceNetworkFlags } from './service-network.js';
+import { eventFlags } from './event-ttl.js';
+import { deleteCollectionFlags } from './delete-collection.js';
 
 /** One group of flags. */
 export interface FlagGroup<K extends keyof FlagGroupOptions = keyof FlagGroupOptions> {
@@ -73,4 +75,6 @@ export const flagGroups: readonly FlagGroup[] = [
   endpointReconcilerFlags,
   storageLeaseFlags,
   serviceNetworkFlags,
+  eventFlags,
+  deleteCollectionFlags,
 ];

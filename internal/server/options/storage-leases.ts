@@ -1,8 +1,8 @@
 /**
  * --lease-reuse-duration-seconds (kube's EtcdOptions): how long one etcd lease is shared by keys
- * with a TTL (storage/etcd3/lease-manager.ts). Today the TTL keys are the API servers' addresses
- * of the lease endpoint reconciler (15 s, for which kube's 5% rule reuses nothing); the cap
- * matters for longer TTLs.
+ * with a TTL (storage/etcd3/lease-manager.ts). The TTL keys are events (--event-ttl, an hour by
+ * default: 3 minutes of reuse, capped by this flag) and the API servers' addresses of the lease
+ * endpoint reconciler (15 s, for which kube's 5% rule reuses nothing).
  */
 import { FlagError, intFlag } from './flag-values.js';
 import type { FlagGroup } from './groups.js';

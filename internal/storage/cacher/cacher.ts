@@ -31,6 +31,7 @@ import type {
   Storage,
   StorageWatch,
   StorageWatchEvent,
+  CreateOptions,
 } from '../interface.js';
 import { compareByteOrder } from '../../selectors/byte-order.js';
 import { CachedWatchEvent, encodeForCache, lowerBound, materialize, prefixEndIndex, type CachedEntry } from './entries.js';
@@ -748,8 +749,8 @@ export class Cacher implements Storage, WatcherHost {
 
   // ---- writes go to the store -------------------------------------------------------------
 
-  create(key: string, obj: KubeObject): Promise<KubeObject> {
-    return this.source.create(key, obj);
+  create(key: string, obj: KubeObject, opts?: CreateOptions): Promise<KubeObject> {
+    return this.source.create(key, obj, opts);
   }
 
   guaranteedUpdate(key: string, opts: GuaranteedUpdateOptions): Promise<KubeObject> {

@@ -6,7 +6,7 @@
  */
 import type { KubeObject } from '../../../api/meta/types.js';
 import type { ServerMetrics } from '../../observability/metrics.js';
-import type { DeleteOptions, GetOptions, GuaranteedUpdateOptions, ListOptions, ListResult, Storage, StorageWatch } from '../interface.js';
+import type { DeleteOptions, GetOptions, GuaranteedUpdateOptions, ListOptions, ListResult, Storage, StorageWatch, CreateOptions } from '../interface.js';
 import { Cacher, type CacheSource, type CacherOptions, type IndexedField } from './cacher.js';
 
 /** A group and resource ("" group for the core API). */
@@ -115,8 +115,8 @@ export class WatchCacheStorage implements Storage {
     for (const c of this.cachers.values()) c.stop();
   }
 
-  create(key: string, obj: KubeObject): Promise<KubeObject> {
-    return this.source.create(key, obj);
+  create(key: string, obj: KubeObject, opts?: CreateOptions): Promise<KubeObject> {
+    return this.source.create(key, obj, opts);
   }
   get(key: string, opts: GetOptions): Promise<KubeObject> {
     return this.source.get(key, opts);

@@ -11,6 +11,7 @@ import type { StorageCodec } from '../codec.js';
 import { decodeContinue, encodeContinue } from '../continue-token.js';
 import { StorageError } from '../errors.js';
 import type {
+  CreateOptions,
   DeleteOptions,
   GetOptions,
   GuaranteedUpdateOptions,
@@ -22,6 +23,7 @@ import type {
 } from '../interface.js';
 import type { GroupResource, TransformerSlot, TransformerSource } from '../value/resource-transformers.js';
 import { interpretEtcdError, isCompacted, isFutureRevision } from './errors.js';
+import { LeaseManager } from './lease-manager.js';
 import type { EtcdInstrument } from './instrument.js';
 import type { EtcdOperation, EtcdRequestObserver } from './observer.js';
 import { parseResourceVersion, prefixEnd } from './revision.js';
@@ -62,6 +64,8 @@ export interface Etcd3StoreOptions {
   readonly instrument?: EtcdInstrument;
   /** Told of every etcd request, timed (metrics); see observer.ts. */
   readonly observe?: EtcdRequestObserver;
+  /** --lease-reuse-duration-seconds: how long keys written with a TTL share one etcd lease (default 60). */
+  readonly leaseReuseSeconds?: number;
 }
 
 interface Current {
@@ -88,12 +92,14 @@ export class Etcd3Store implements Storage {
   /** The resource of a view ("pods", "deployments.apps"), kube's etcd metrics "type"; "" on the root store. */
   private readonly type: string;
   private readonly observe: EtcdRequestObserver | undefined;
+  /** Leases of keys written with a TTL; shared by the views of one store, as kube's store has one. */
+  private readonly leases: LeaseManager;
 
   /** view is internal: forResource gives each resource a view of the store with its transformer. */
   constructor(
     private readonly client: Etcd3,
     private readonly options: Etcd3StoreOptions,
-    private readonly view?: { readonly slot: TransformerSlot | undefined; readonly type: string; readonly keyPrefix: string },
+    private readonly view?: { readonly slot: TransformerSlot | undefined; readonly type: string; readonly keyPrefix: string; readonly leases: LeaseManager },
   ) {
     const slot = view?.slot;
     this.prefix = options.prefix.replace(/\/+$/, '');
@@ -105,6 +111,7 @@ export class Etcd3Store implements Storage {
     this.values = new StoredValues(slot);
     this.type = view?.type ?? '';
     this.observe = options.observe;
+    this.leases = view?.leases ?? new LeaseManager(client, options.leaseReuseSeconds ?? 60);
   }
 
   /**
@@ -117,7 +124,7 @@ export class Etcd3Store implements Storage {
     let view = this.views.get(keyPrefix);
     if (!view) {
       const type = gr.group ? `${gr.resource}.${gr.group}` : gr.resource;
-      view = new Etcd3Store(this.client, this.options, { slot: this.options.transformers?.slotFor(gr), type, keyPrefix });
+      view = new Etcd3Store(this.client, this.options, { slot: this.options.transformers?.slotFor(gr), type, keyPrefix, leases: this.leases });
       this.views.set(keyPrefix, view);
     }
     return view;
@@ -190,13 +197,19 @@ export class Etcd3Store implements Storage {
     }
   }
 
-  private async txn(key: string, modRevision: bigint, success: 'put' | 'delete', value?: Buffer): Promise<ITxnResponse> {
+  /** The lease a put with ttlSeconds is bound to ('0': none), granted or reused before the transaction. */
+  private async leaseFor(ttlSeconds: number | undefined): Promise<string> {
+    if (!ttlSeconds || ttlSeconds <= 0) return '0';
+    return await this.leases.getLease(Math.max(1, Math.round(ttlSeconds)));
+  }
+
+  private async txn(key: string, modRevision: bigint, success: 'put' | 'delete', value?: Buffer, lease = '0'): Promise<ITxnResponse> {
     const op: EtcdOperation = success === 'delete' ? 'delete' : modRevision === 0n ? 'create' : 'update';
     const start = this.observe ? performance.now() : 0;
     const k = Buffer.from(key);
     const request =
       success === 'put'
-        ? { request_put: { key: k, value: value as Buffer } }
+        ? { request_put: { key: k, value: value as Buffer, ...(lease !== '0' ? { lease } : {}) } }
         : { request_delete_range: { key: k, prev_kv: false } };
     const done = this.instrument?.start('Txn', key);
     try {
@@ -235,13 +248,14 @@ export class Etcd3Store implements Storage {
     return await this.currentFromRange(await this.range('get', key));
   }
 
-  async create(key: string, obj: KubeObject): Promise<KubeObject> {
+  async create(key: string, obj: KubeObject, opts: CreateOptions = {}): Promise<KubeObject> {
     const full = this.fullKey(key);
     if (obj.metadata.resourceVersion) {
       throw new StorageError('InvalidArgument', full, 'resourceVersion should not be set on objects to be created');
     }
     const data = this.codec.encode(obj);
-    const res = await this.txn(full, 0n, 'put', this.values.seal(data, full));
+    const lease = await this.leaseFor(opts.ttlSeconds);
+    const res = await this.txn(full, 0n, 'put', this.values.seal(data, full), lease);
     if (!res.succeeded) throw new StorageError('KeyExists', full, `key ${full} already exists`);
     const out = this.codec.decode(full, data);
     this.onDecode?.(out);
@@ -441,7 +455,8 @@ export class Etcd3Store implements Storage {
         }
         return current.obj;
       }
-      const res = await this.txn(full, current.rev, 'put', this.values.seal(data, full));
+      const lease = await this.leaseFor(opts.ttlSeconds);
+      const res = await this.txn(full, current.rev, 'put', this.values.seal(data, full), lease);
       if (!res.succeeded) {
         current = await this.currentFromRange(res.responses[0]?.response_range);
         fromCache = false;

@@ -11,7 +11,7 @@ import { deploymentStatusStrategy, deploymentStrategy } from './strategy.js';
 
 /** Builds the apps/v1 deployments registration. */
 export const deploymentsModule: ResourceModule = (deps) => {
-  const store = new GenericStore({ group: 'apps', resource: 'deployments', kind: 'Deployment', keyPrefix: '/deployments' }, deploymentStrategy, deps.storage);
+  const store = new GenericStore({ group: 'apps', resource: 'deployments', kind: 'Deployment', keyPrefix: '/deployments' }, deploymentStrategy, deps.storage, {}, deps.storeSettings);
   return [
     {
       group: 'apps',

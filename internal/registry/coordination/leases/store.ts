@@ -7,7 +7,7 @@ import { leaseStrategy } from './strategy.js';
 
 /** Builds the coordination.k8s.io/v1 leases registration. */
 export const leasesModule: ResourceModule = (deps) => {
-  const store = new GenericStore({ group: 'coordination.k8s.io', resource: 'leases', kind: 'Lease', keyPrefix: '/leases' }, leaseStrategy, deps.storage);
+  const store = new GenericStore({ group: 'coordination.k8s.io', resource: 'leases', kind: 'Lease', keyPrefix: '/leases' }, leaseStrategy, deps.storage, {}, deps.storeSettings);
   return [
     {
       group: 'coordination.k8s.io',

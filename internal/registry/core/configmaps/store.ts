@@ -7,7 +7,7 @@ import { configMapStrategy } from './strategy.js';
 
 /** Builds the configmaps registration. */
 export const configMapsModule: ResourceModule = (deps) => {
-  const store = new GenericStore({ group: '', resource: 'configmaps', kind: 'ConfigMap', keyPrefix: '/configmaps' }, configMapStrategy, deps.storage);
+  const store = new GenericStore({ group: '', resource: 'configmaps', kind: 'ConfigMap', keyPrefix: '/configmaps' }, configMapStrategy, deps.storage, {}, deps.storeSettings);
   return [
     { group: '', version: 'v1', resource: 'configmaps', namespaced: true, main: store, subresources: {}, selectableFields: configMapStrategy.selectableFields },
   ];

@@ -13,6 +13,8 @@ export const endpointsModule: ResourceModule = (deps) => {
     { group: '', resource: 'endpoints', kind: 'Endpoints', keyPrefix: '/services/endpoints' },
     endpointsStrategy,
     deps.storage,
+    {},
+    deps.storeSettings,
   );
   return [
     {

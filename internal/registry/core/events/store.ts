@@ -11,6 +11,6 @@ export const eventsKeyPrefix = '/events';
 
 /** Builds the core/v1 events registration. */
 export const eventsModule: ResourceModule = (deps) => {
-  const store = new GenericStore({ group: '', resource: 'events', kind: 'Event', keyPrefix: eventsKeyPrefix }, eventStrategy, deps.storage);
+  const store = new GenericStore({ group: '', resource: 'events', kind: 'Event', keyPrefix: eventsKeyPrefix }, eventStrategy, deps.storage, {}, { ...deps.storeSettings, ...(deps.eventTTLSeconds ? { ttlSeconds: deps.eventTTLSeconds } : {}) });
   return [{ group: '', version: 'v1', resource: 'events', namespaced: true, main: store, subresources: {}, selectableFields: eventStrategy.selectableFields }];
 };

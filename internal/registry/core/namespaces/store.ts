@@ -94,7 +94,7 @@ export class NamespaceStore implements RestStorage {
 
 /** The namespaces resource module (with status and finalize). */
 export function namespacesModule(deps: RegistryDeps): ResourceRegistration[] {
-  const store = new GenericStore({ group: '', resource: 'namespaces', kind: 'Namespace', keyPrefix: '/namespaces' }, namespaceStrategy, deps.storage);
+  const store = new GenericStore({ group: '', resource: 'namespaces', kind: 'Namespace', keyPrefix: '/namespaces' }, namespaceStrategy, deps.storage, {}, deps.storeSettings);
   return [
     {
       group: '',

@@ -10,7 +10,7 @@ import { nodeStatusStrategy, nodeStrategy } from './strategy.js';
 
 /** Builds the nodes registration. */
 export const nodesModule: ResourceModule = (deps) => {
-  const store = new GenericStore({ group: '', resource: 'nodes', kind: 'Node', keyPrefix: '/minions' }, nodeStrategy, deps.storage);
+  const store = new GenericStore({ group: '', resource: 'nodes', kind: 'Node', keyPrefix: '/minions' }, nodeStrategy, deps.storage, {}, deps.storeSettings);
   return [
     {
       group: '',

@@ -16,7 +16,7 @@ import { podStatusStrategy, podStrategy } from './strategy.js';
 
 /** Builds the pods and bindings registrations. */
 export const podsModule: ResourceModule = (deps) => {
-  const store = new GenericStore({ group: '', resource: 'pods', kind: 'Pod', keyPrefix: '/pods' }, podStrategy, deps.storage);
+  const store = new GenericStore({ group: '', resource: 'pods', kind: 'Pod', keyPrefix: '/pods' }, podStrategy, deps.storage, {}, deps.storeSettings);
   const status = new StatusStore(store, podStatusStrategy);
   const storageOf = deps.storageOf ?? (() => undefined);
   const registrations: ResourceRegistration[] = [

@@ -8,7 +8,7 @@ import { secretStrategy } from './strategy.js';
 
 /** Builds the secrets registration. */
 export const secretsModule: ResourceModule = (deps) => {
-  const store = new GenericStore({ group: '', resource: 'secrets', kind: 'Secret', keyPrefix: '/secrets' }, secretStrategy, deps.storage);
+  const store = new GenericStore({ group: '', resource: 'secrets', kind: 'Secret', keyPrefix: '/secrets' }, secretStrategy, deps.storage, {}, deps.storeSettings);
   return [
     {
       group: '',

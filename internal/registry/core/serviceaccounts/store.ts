@@ -15,6 +15,8 @@ export const serviceAccountsModule: ResourceModule = (deps) => {
     { group: '', resource: 'serviceaccounts', kind: 'ServiceAccount', keyPrefix: '/serviceaccounts' },
     serviceAccountStrategy,
     deps.storage,
+    {},
+    deps.storeSettings,
   );
   const subresources: Record<string, RestStorage> = {};
   if (deps.serviceAccountTokens && deps.storageOf) subresources.token = new TokenRequestStorage(store, deps.serviceAccountTokens, deps.storageOf);

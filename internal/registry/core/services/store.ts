@@ -26,6 +26,7 @@ export const servicesModule: ResourceModule = (deps) => {
     strategy,
     deps.storage,
     serviceAllocationHooks({ ips, nodePorts }),
+    deps.storeSettings,
   );
   return [
     {

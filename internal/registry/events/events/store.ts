@@ -11,7 +11,7 @@ import { eventsV1Strategy } from './strategy.js';
 
 /** Builds the events.k8s.io/v1 events registration. */
 export const eventsV1Module: ResourceModule = (deps) => {
-  const store = new GenericStore({ group: 'events.k8s.io', resource: 'events', kind: 'Event', keyPrefix: eventsKeyPrefix }, eventsV1Strategy, deps.storage);
+  const store = new GenericStore({ group: 'events.k8s.io', resource: 'events', kind: 'Event', keyPrefix: eventsKeyPrefix }, eventsV1Strategy, deps.storage, {}, { ...deps.storeSettings, ...(deps.eventTTLSeconds ? { ttlSeconds: deps.eventTTLSeconds } : {}) });
   return [
     {
       group: 'events.k8s.io',

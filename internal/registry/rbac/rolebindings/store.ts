@@ -21,4 +21,4 @@ const definition: ResourceDefinition = {
 
 /** Builds the rbac.authorization.k8s.io/v1 rolebindings registration, writes guarded by RBAC's escalation prevention. */
 export const roleBindingsModule: ResourceModule = (deps) =>
-  buildRegistrations({ ...definition, decorateMain: (store) => guardBindings(store, deps.security) }, storeFor(definition, deps.storage));
+  buildRegistrations({ ...definition, decorateMain: (store) => guardBindings(store, deps.security) }, storeFor(definition, deps.storage, deps.storeSettings));

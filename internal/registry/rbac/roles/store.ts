@@ -19,4 +19,4 @@ const definition: ResourceDefinition = {
 
 /** Builds the rbac.authorization.k8s.io/v1 roles registration, writes guarded by RBAC's escalation prevention. */
 export const rolesModule: ResourceModule = (deps) =>
-  buildRegistrations({ ...definition, decorateMain: (store) => guardRoles(store, deps.security) }, storeFor(definition, deps.storage));
+  buildRegistrations({ ...definition, decorateMain: (store) => guardRoles(store, deps.security) }, storeFor(definition, deps.storage, deps.storeSettings));

@@ -1,0 +1,59 @@
+/**
+ * The garbage collector, inside the API server (kube runs it in kube-controller-manager): follows
+ * every deletable resource through metadata informers (fed by the watch caches, never by polling
+ * etcd), keeps the dependency graph of owner references, and runs the attempt-to-delete and
+ * attempt-to-orphan queues once every informer has synced.
+ */
+import type { InServerController } from '../../server/in-server-controllers.js';
+import { AttemptToDelete } from './attempt-to-delete.js';
+import { attemptToOrphan } from './attempt-to-orphan.js';
+import { DependencyGraph, type GraphNode } from './graph.js';
+import { GraphBuilder } from './graph-builder.js';
+import { GCOperations } from './operations.js';
+import { WorkQueue } from './queue.js';
+import { MetadataInformers, servedResources } from './resources.js';
+
+/** kube-controller-manager's --concurrent-gc-syncs default. */
+const workers = 20;
+
+/** The garbage collector controller. */
+export const garbageCollectorController: InServerController = {
+  name: 'garbage-collector-controller',
+  controllerManagerAlias: 'garbagecollector',
+  start(deps) {
+    const log = (level: number, message: string): void => deps.log.v(level, `garbage collector: ${message}`);
+    const mapper = servedResources(deps.storageOf);
+    const ops = new GCOperations(deps.storageOf, log);
+    const keyOf = (n: GraphNode): string => n.identity.uid;
+    const deleteQueue = new WorkQueue<GraphNode>(keyOf);
+    const orphanQueue = new WorkQueue<GraphNode>(keyOf);
+    const graph = new DependencyGraph();
+    const builder = new GraphBuilder(graph, deleteQueue, orphanQueue, (dep, ref) => ops.reportInvalidOwnerNamespace(dep.identity, ref));
+    const lookup = new MetadataInformers(deps.storageOf, mapper.all(), deps.log);
+    const deleter = new AttemptToDelete({ builder, mapper, lookup, ops, queue: deleteQueue, log });
+    const synced: Promise<void>[] = [];
+    for (const resource of mapper.all()) {
+      const informer = lookup.of(resource);
+      informer.addHandlers({
+        added: (obj) => builder.upsert(resource, obj),
+        updated: (obj, old) => builder.upsert(resource, obj, old),
+        deleted: (obj) => builder.deleted(obj),
+      });
+      synced.push(informer.synced);
+    }
+    lookup.start();
+    let stopped = false;
+    void Promise.all(synced).then(() => {
+      if (stopped) return;
+      log(1, `all resource monitors have synced (${mapper.all().length} resources); proceeding to collect garbage`);
+      deleteQueue.run(workers, (node) => deleter.process(node));
+      orphanQueue.run(workers, (node) => attemptToOrphan(node, mapper, ops, log));
+    });
+    return () => {
+      stopped = true;
+      lookup.stop();
+      deleteQueue.stop();
+      orphanQueue.stop();
+    };
+  },
+};

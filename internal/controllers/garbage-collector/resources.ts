@@ -1,0 +1,96 @@
+/**
+ * Which resources the collector follows (kube's GC follows every deletable resource with a
+ * metadata informer): every served resource whose storage lists, watches and deletes, one per
+ * group/resource whatever its versions, minus the ones kube's controller manager ignores (events).
+ * Its informers keep metadata only (as kube's metadata informers), fed by the watch caches.
+ */
+import type { KubeObject } from '../../../api/meta/types.js';
+import { generatedResources } from '../../../api/gen/resources.js';
+import type { Logger } from '../../observability/logging.js';
+import { Informer } from '../informer.js';
+import type { StorageLookup } from '../shared-informers.js';
+import type { GCResource, ObjectLookup, ResourceMapper } from './interface.js';
+import { groupOf } from './interface.js';
+
+/** kube-controller-manager's default --gc-ignored-resources. */
+const ignored = new Set(['/events', 'events.k8s.io/events']);
+
+/** The mapper over the served resources. */
+export function servedResources(storageOf: StorageLookup): ResourceMapper {
+  const byKind = new Map<string, GCResource>();
+  const all: GCResource[] = [];
+  for (const r of generatedResources) {
+    const key = `${r.group}/${r.resource}`;
+    if (ignored.has(key) || all.some((a) => a.group === r.group && a.resource === r.resource)) continue;
+    const storage = storageOf(r.group, r.resource);
+    if (!storage?.list || !storage.watch || !storage.delete || !storage.update) continue;
+    const res: GCResource = { group: r.group, resource: r.resource, kind: r.kind, namespaced: r.namespaced, apiVersion: r.group ? `${r.group}/${r.version}` : r.version };
+    all.push(res);
+    byKind.set(`${r.group}/${r.kind}`, res);
+  }
+  return {
+    resourceFor: (apiVersion, kind) => byKind.get(`${groupOf(apiVersion)}/${kind}`),
+    all: () => all,
+  };
+}
+
+/** Thrown when a resource's informer has not loaded its first list yet (the item is retried). */
+export class NotSyncedError extends Error {}
+
+/** What the collector keeps of an object: its kind and metadata (kube's PartialObjectMetadata). */
+export function metadataOnly(obj: KubeObject): KubeObject {
+  const m = obj.metadata;
+  return {
+    apiVersion: obj.apiVersion ?? '',
+    kind: obj.kind ?? '',
+    metadata: {
+      name: m.name ?? '',
+      ...(m.namespace ? { namespace: m.namespace } : {}),
+      uid: m.uid ?? '',
+      resourceVersion: m.resourceVersion ?? '',
+      ...(m.generation !== undefined ? { generation: m.generation } : {}),
+      ...(m.deletionTimestamp ? { deletionTimestamp: m.deletionTimestamp } : {}),
+      ...(m.ownerReferences ? { ownerReferences: m.ownerReferences } : {}),
+      ...(m.finalizers ? { finalizers: m.finalizers } : {}),
+    },
+  };
+}
+
+/** The collector's metadata informers, one per followed resource (fed by the watch caches). */
+export class MetadataInformers implements ObjectLookup {
+  private readonly informers = new Map<string, Informer>();
+
+  constructor(storageOf: StorageLookup, resources: readonly GCResource[], log: Logger) {
+    for (const r of resources) {
+      const storage = storageOf(r.group, r.resource);
+      if (storage) this.informers.set(`${r.group}/${r.resource}`, new Informer({ storage, group: r.group, resource: r.resource, log, transform: metadataOnly }));
+    }
+  }
+
+  /** The informer of resource. */
+  of(resource: GCResource): Informer {
+    const informer = this.informers.get(`${resource.group}/${resource.resource}`);
+    if (!informer) throw new NotSyncedError(`${resource.resource}.${resource.group} is not followed`);
+    return informer;
+  }
+
+  get(resource: GCResource, namespace: string, name: string): KubeObject | undefined {
+    const informer = this.of(resource);
+    if (!informer.hasSynced()) throw new NotSyncedError(`${resource.resource}.${resource.group} has not synced`);
+    return informer.get(resource.namespaced ? `${namespace}/${name}` : name);
+  }
+
+  list(resource: GCResource): Iterable<KubeObject> {
+    return this.of(resource).list();
+  }
+
+  /** Starts every informer. */
+  start(): void {
+    for (const i of this.informers.values()) i.start();
+  }
+
+  /** Stops every informer. */
+  stop(): void {
+    for (const i of this.informers.values()) i.stop();
+  }
+}
