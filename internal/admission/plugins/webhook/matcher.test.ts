@@ -104,4 +104,24 @@ describe('shouldCallHook', () => {
     // A false condition wins over another's error.
     assert.equal(await shouldCallHook(hook({ matchConditions: [...cond('object.nope.x == 1'), { name: 'd', expression: 'false' }] }), attrs(), lookup), false);
   });
+
+  it('matchConditions ask the server authorizer as the request user (authorizer variable)', async () => {
+    const asked: string[] = [];
+    // alice may list secrets, nobody else may; answered asynchronously as a webhook authorizer would.
+    const authorizer = () => ({
+      authorize: async (a: { user: { name: string }; verb: string; resource?: string }) => {
+        asked.push(`${a.user.name} ${a.verb} ${a.resource ?? ''}`);
+        const allowed = a.user.name === 'alice' && a.verb === 'list' && a.resource === 'secrets';
+        return { decision: allowed ? 'Allow' : 'NoOpinion', reason: '' };
+      },
+    }) as unknown as import('../../../authz/interface.js').Authorizer;
+    const h = hook({ matchConditions: [{ name: 'can-list', expression: "authorizer.group('').resource('secrets').namespace('prod').check('list').allowed()" }] });
+    const va = attrs();
+    const match = rulesMatch(h, va, versionsOf);
+    assert.ok(match);
+    assert.equal(await shouldCall(h, va, lookup, () => va, authorizer), true);
+    const bob = attrs({ userInfo: { name: 'bob', groups: [] } });
+    assert.equal(await shouldCall(h, bob, lookup, () => bob, authorizer), false);
+    assert.deepEqual(asked, ['alice list secrets', 'bob list secrets']);
+  });
 });

@@ -7,7 +7,9 @@
 import type { KubeObject } from '../../../../api/meta/types.js';
 import { newForbidden, newInternalError, newNotFound } from '../../../apierrors/factories.js';
 import { hasReason, type StatusError } from '../../../apierrors/status-error.js';
-import { CelEvaluationError } from '../../../cel/expression.js';
+import { CelEvaluationError, type AuthzBinding } from '../../../cel/expression.js';
+import { authorizerValue } from '../../../cel/library/authz.js';
+import type { Authorizer } from '../../../authz/interface.js';
 import { userInfoJson } from './review.js';
 import { ruleMatches } from './rules.js';
 import type { AdmissionVersioning } from '../../interface.js';
@@ -93,9 +95,19 @@ function requestVariable(va: VersionedAttributes): Record<string, unknown> {
 }
 
 /** matchConditions: false skips; errors fail the request (Fail) or skip the webhook (Ignore). */
-function conditionsMatch(hook: WebhookAccessor, va: VersionedAttributes): { matches: boolean; err?: StatusError } {
+async function conditionsMatch(hook: WebhookAccessor, va: VersionedAttributes, authorizer?: () => Authorizer): Promise<{ matches: boolean; err?: StatusError }> {
   if (hook.conditions.length === 0) return { matches: true };
-  const activation = { object: va.object ?? null, oldObject: va.oldObject ?? null, request: requestVariable(va) };
+  const a0 = va.attrs;
+  const activation = {
+    object: va.object ?? null,
+    oldObject: va.oldObject ?? null,
+    request: requestVariable(va),
+    authorizer: authorizerValue({ group: a0.group, resource: a0.resource, subresource: a0.subresource, namespace: a0.namespace, name: a0.name }),
+  };
+  // authorizer.* checks ask the server's authorizer as the request's user, once per request.
+  const authz: AuthzBinding | undefined = authorizer
+    ? { user: a0.userInfo, authorize: (attrs) => authorizer().authorize(attrs), decisions: new Map(), pending: new Map() }
+    : undefined;
   const errors: string[] = [];
   for (const c of hook.conditions) {
     if (!c.expression) {
@@ -104,7 +116,7 @@ function conditionsMatch(hook: WebhookAccessor, va: VersionedAttributes): { matc
     }
     let result: unknown;
     try {
-      result = c.expression.evaluate(activation);
+      result = (await c.expression.evaluateAsync(activation, authz ? { authz } : {})).value;
     } catch (err) {
       if (!(err instanceof CelEvaluationError)) throw err;
       errors.push(`expression '${c.expression.expression}' resulted in error: ${err.message}`);
@@ -125,7 +137,13 @@ function conditionsMatch(hook: WebhookAccessor, va: VersionedAttributes): { matc
  * matchConditions evaluated on the attributes in the matched version (inVersion gives them).
  * Throws the StatusError that refuses the request.
  */
-export async function shouldCallHook(hook: WebhookAccessor, va: VersionedAttributes, namespaces: NamespaceLookup, inVersion: () => VersionedAttributes = () => va): Promise<boolean> {
+export async function shouldCallHook(
+  hook: WebhookAccessor,
+  va: VersionedAttributes,
+  namespaces: NamespaceLookup,
+  inVersion: () => VersionedAttributes = () => va,
+  authorizer?: () => Authorizer,
+): Promise<boolean> {
   // kube tests the selectors before the rules, but reports their errors only for a webhook whose
   // rules match: testing the rules first (the callers do) decides the same, and costs nothing for
   // the webhooks that do not apply.
@@ -135,7 +153,7 @@ export async function shouldCallHook(hook: WebhookAccessor, va: VersionedAttribu
   if (!objectMatches(hook, va)) return false;
   if (ns.err) throw ns.err;
   if (hook.conditions.length === 0) return true;
-  const conditions = conditionsMatch(hook, inVersion());
+  const conditions = await conditionsMatch(hook, inVersion(), authorizer);
   if (conditions.err) throw conditions.err;
   return conditions.matches;
 }

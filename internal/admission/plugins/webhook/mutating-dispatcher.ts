@@ -15,6 +15,7 @@ import type { WebhookAdmissionMetrics } from '../../../observability/webhook-adm
 import type { RequestContext } from '../../../request/context.js';
 import type { WebhookCaller } from './caller.js';
 import { CallingWebhookError, rejectionStatus, WebhookRejection } from './errors.js';
+import type { Authorizer } from '../../../authz/interface.js';
 import { rulesMatch, shouldCallHook, type NamespaceLookup, type VersionsLookup } from './matcher.js';
 import { settleCall } from './outcome.js';
 import type { WebhookAccessor } from './types.js';
@@ -38,6 +39,7 @@ export class MutatingDispatcher {
     private readonly namespaces: NamespaceLookup,
     private readonly metrics: WebhookAdmissionMetrics,
     private readonly versionsOf?: VersionsLookup,
+    private readonly authorizer?: () => Authorizer,
   ) {}
 
   /** Calls the webhooks in order; throws the StatusError that refuses the request. */
@@ -55,7 +57,7 @@ export class MutatingDispatcher {
           va.useVersion(match.versioning, match.version);
           return va;
         };
-        if (!(await shouldCallHook(hook, va, this.namespaces, inVersion))) continue;
+        if (!(await shouldCallHook(hook, va, this.namespaces, inVersion, this.authorizer))) continue;
         // A webhook skipped in the first round is not called for the first time in the second.
         if (round === 1 && !reinvoke.has(hook.uid)) continue;
         inVersion();

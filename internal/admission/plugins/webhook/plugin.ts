@@ -85,6 +85,6 @@ export async function newWebhookPlugin(deps: AdmissionPluginDeps, config: unknow
   const namespaces = namespaceLookup(deps);
   const resource = mutating ? 'mutatingwebhookconfigurations' : 'validatingwebhookconfigurations';
   const source = new HookSource(deps.informers.get(group, resource));
-  const dispatcher = mutating ? new MutatingDispatcher(caller, namespaces, metrics, deps.versionsOf) : new ValidatingDispatcher(caller, namespaces, metrics, deps.versionsOf);
+  const dispatcher = mutating ? new MutatingDispatcher(caller, namespaces, metrics, deps.versionsOf, deps.authorizer) : new ValidatingDispatcher(caller, namespaces, metrics, deps.versionsOf, deps.authorizer);
   return new WebhookAdmissionPlugin(mutating ? 'MutatingAdmissionWebhook' : 'ValidatingAdmissionWebhook', mutating, source, dispatcher);
 }

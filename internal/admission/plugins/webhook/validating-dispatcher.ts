@@ -7,6 +7,7 @@ import type { WebhookAdmissionMetrics } from '../../../observability/webhook-adm
 import type { RequestContext } from '../../../request/context.js';
 import type { WebhookCaller } from './caller.js';
 import { rejectionStatus, WebhookRejection } from './errors.js';
+import type { Authorizer } from '../../../authz/interface.js';
 import { rulesMatch, shouldCallHook, type NamespaceLookup, type VersionsLookup } from './matcher.js';
 import { settleCall } from './outcome.js';
 import type { WebhookAccessor } from './types.js';
@@ -21,6 +22,7 @@ export class ValidatingDispatcher {
     private readonly namespaces: NamespaceLookup,
     private readonly metrics: WebhookAdmissionMetrics,
     private readonly versionsOf?: VersionsLookup,
+    private readonly authorizer?: () => Authorizer,
   ) {}
 
   /** Calls the matching webhooks in parallel; throws the first refusal. */
@@ -41,7 +43,7 @@ export class ValidatingDispatcher {
         }
         return attrs;
       };
-      if (await shouldCallHook(hook, va, this.namespaces, inVersion)) relevant.push({ hook, index: i, attrs: inVersion() });
+      if (await shouldCallHook(hook, va, this.namespaces, inVersion, this.authorizer)) relevant.push({ hook, index: i, attrs: inVersion() });
     }
     if (relevant.length === 0) return;
     if (ctx.signal.aborted) throw newTimeoutError('request did not complete within requested timeout', 0);
