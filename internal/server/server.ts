@@ -74,6 +74,9 @@ import { defaultShutdownOptions } from './options/shutdown.js';
 import { EtcdHealthProbe } from '../storage/etcd3/health-check.js';
 
 /** A running API server. */
+
+/** How long the in-server controllers wait for the watch caches before they start anyway. */
+const controllerCacheWaitMs = 5_000;
 export interface RunningServer {
   /** The port actually bound (useful when --secure-port was chosen by the caller as free). */
   readonly port: number;
@@ -431,7 +434,12 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   // exist and the watch caches have their initial state (their informers then list at once,
   // rather than retrying while the caches fill).
   const controllerStops: (() => void | Promise<void>)[] = [];
-  const cachesReady = Promise.all([etcd.main.watchCache?.waitReady(), ...[...etcd.overrides.values()].map((b) => b.watchCache?.waitReady())]);
+  // A cache that cannot fill (values no configured key decrypts) must not hold readiness back: the
+  // controllers wait for the caches at most a few seconds.
+  const cachesReady = Promise.race([
+    Promise.all([etcd.main.watchCache?.waitReady(), ...[...etcd.overrides.values()].map((b) => b.watchCache?.waitReady())]),
+    new Promise<void>((resolve) => setTimeout(resolve, controllerCacheWaitMs).unref()),
+  ]);
   const controllersSynced = Promise.all([ready, cachesReady]).then(async () => {
     if (postStartHooks.signal.aborted) return;
     const synced: Promise<void>[] = [];
