@@ -7,6 +7,7 @@
 import type { KubeObject } from '../../../api/meta/types.js';
 import { hasReason } from '../../apierrors/status-error.js';
 import type { InServerController } from '../../server/in-server-controllers.js';
+import { isActiveNamespace } from '../active-namespace.js';
 import { ResourceClient } from '../resource-client.js';
 import { WorkQueue } from '../work-queue.js';
 
@@ -35,7 +36,7 @@ export const rootCAPublisher: InServerController = {
       async (ns) => {
         await configMaps.synced;
         const namespace = namespaces.get(ns);
-        if (!namespace || namespace.metadata.deletionTimestamp || (namespace.status as { phase?: string } | undefined)?.phase === 'Terminating') return;
+        if (!isActiveNamespace(namespace)) return;
         const have = configMaps.get(`${ns}/${rootCAConfigMapName}`);
         if (have && upToDate(have, ca)) return;
         try {

@@ -6,6 +6,7 @@
  */
 import { hasReason } from '../../apierrors/status-error.js';
 import type { InServerController } from '../../server/in-server-controllers.js';
+import { isActiveNamespace } from '../active-namespace.js';
 import { ResourceClient } from '../resource-client.js';
 import { WorkQueue } from '../work-queue.js';
 
@@ -25,7 +26,7 @@ export const serviceAccountsController: InServerController = {
         // Until the accounts are known, every existing one would look missing.
         await accounts.synced;
         const namespace = namespaces.get(ns);
-        if (!namespace || namespace.metadata.deletionTimestamp || (namespace.status as { phase?: string } | undefined)?.phase === 'Terminating') return;
+        if (!isActiveNamespace(namespace)) return;
         if (accounts.get(`${ns}/${defaultServiceAccountName}`)) return;
         try {
           await client.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: defaultServiceAccountName, namespace: ns } });
