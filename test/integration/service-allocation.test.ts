@@ -188,19 +188,22 @@ describe('service allocation (dual-stack server)', () => {
   });
 
   it('the repair loop frees a leaked IPAddress and restores a missing one', async () => {
+    // An address of the range no Service holds (earlier tests took addresses at random).
+    const taken = new Set(((await fx.request('GET', '/apis/networking.k8s.io/v1/ipaddresses')).json().items as Array<{ metadata: { name: string } }>).map((i) => i.metadata.name));
+    const free = [...Array(62).keys()].map((i) => `10.96.0.${62 - i}`).find((ip) => !taken.has(ip)) as string;
     const leaked = await fx.request('POST', '/apis/networking.k8s.io/v1/ipaddresses', {
       body: {
-        metadata: { name: '10.96.0.60', labels: { 'ipaddress.kubernetes.io/ip-family': 'IPv4', 'ipaddress.kubernetes.io/managed-by': 'ipallocator.k8s.io' } },
+        metadata: { name: free, labels: { 'ipaddress.kubernetes.io/ip-family': 'IPv4', 'ipaddress.kubernetes.io/managed-by': 'ipallocator.k8s.io' } },
         spec: { parentRef: { group: '', resource: 'services', namespace: 'default', name: 'gone' } },
       },
     });
     assert.equal(leaked.status, 201, leaked.text);
     const owned = (await fx.request('GET', `${svcs}/fresh-0`)).json().spec.clusterIP;
     assert.equal((await fx.request('DELETE', `/apis/networking.k8s.io/v1/ipaddresses/${owned}`)).status, 200);
-    await until('the leaked address to be freed', async () => (await fx.request('GET', '/apis/networking.k8s.io/v1/ipaddresses/10.96.0.60')).status === 404, 20_000);
+    await until('the leaked address to be freed', async () => (await fx.request('GET', `/apis/networking.k8s.io/v1/ipaddresses/${free}`)).status === 404, 20_000);
     await until('the missing address to be restored', async () => (await fx.request('GET', `/apis/networking.k8s.io/v1/ipaddresses/${owned}`)).status === 200);
     const events = (await fx.request('GET', '/api/v1/namespaces/default/events')).json().items as any[];
-    assert.ok(events.some((e) => e.reason === 'IPAddressNotAllocated' && e.message === 'IPAddress: 10.96.0.60 for Service default/gone appears to have leaked: cleaning up'));
+    assert.ok(events.some((e) => e.reason === 'IPAddressNotAllocated' && e.message === `IPAddress: ${free} for Service default/gone appears to have leaked: cleaning up`));
     assert.ok(events.some((e) => e.reason === 'ClusterIPNotAllocated' && e.message === `Cluster IP [IPv4]: ${owned} is not allocated; repairing` && e.involvedObject.name === 'fresh-0'));
   });
 
