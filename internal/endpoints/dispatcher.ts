@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AdmissionChain } from '../admission/chain.js';
 import { newPathNotFound } from '../apierrors/factories.js';
-import type { RequestContext } from '../request/context.js';
+import { addWarning, type RequestContext } from '../request/context.js';
 import type { RequestInfo } from '../request/request-info.js';
 import { escapeFieldValue } from '../selectors/fields.js';
 import type { Handler, HandlerInput } from './handlers/common.js';
@@ -79,6 +79,9 @@ export class ResourceDispatcher {
     const { info, watchPath } = this.normalise(ctx.requestInfo, query);
     const scope = this.installer.lookup(info.apiGroup, info.apiVersion, info.resource, info.subresource);
     if (!scope) throw newPathNotFound();
+    // A deprecated custom resource version warns on every request to it, as kube's CRD handler does.
+    const deprecation = scope.custom?.deprecationWarning;
+    if (deprecation) addWarning(ctx, deprecation);
     if (scope.storage.connect) return await this.connect(req, res, ctx, query, scope, info);
     if (info.parts.length > 3 || (info.subresource !== '' && info.name === '')) throw newPathNotFound();
     if (!scope.namespaced && info.namespace !== '') throw newPathNotFound();

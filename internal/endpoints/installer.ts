@@ -60,10 +60,45 @@ function scopeKey(group: string, version: string, resource: string, subresource:
   return `${group}/${version}/${resource}/${subresource}`;
 }
 
+/**
+ * kube's version priority (apimachinery's CompareKubeAwareVersionStrings): GA before beta before
+ * alpha, higher numbers first within each, then versions that do not look like kube versions in
+ * alphabetical order. Negative when a sorts before b.
+ */
+export function compareKubeAwareVersions(a: string, b: string): number {
+  const parse = (v: string): [number, number, number] | undefined => {
+    const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
+    if (!m) return undefined;
+    return [m[2] === 'alpha' ? 0 : m[2] === 'beta' ? 1 : 2, Number(m[1]), m[3] ? Number(m[3]) : 0];
+  };
+  const pa = parse(a);
+  const pb = parse(b);
+  if (!pa || !pb) return pa ? -1 : pb ? 1 : a < b ? -1 : a > b ? 1 : 0;
+  if (pa[0] !== pb[0]) return pb[0] - pa[0];
+  if (pa[1] !== pb[1]) return pb[1] - pa[1];
+  return pb[2] - pa[2];
+}
+
+/**
+ * What a resource registered at run time (a custom resource) serves in one version: the facts
+ * discovery reports (info) and the ready-made scopes of the resource and its subresources.
+ */
+export interface DynamicVersion {
+  readonly version: string;
+  readonly info: GeneratedResource;
+  readonly main: ResourceScope;
+  readonly subresources: ReadonlyArray<{ readonly info: GeneratedSubresource; readonly scope: ResourceScope }>;
+}
+
 /** The routing table and discovery data of everything registered. */
 export class ApiInstaller {
   private readonly scopes = new Map<string, ResourceScope>();
-  private readonly served: ServedGroup[];
+  private served: ServedGroup[];
+  /** The groups served from the registrations made at start, in discovery order. */
+  private readonly builtinServed: ServedGroup[];
+  /** Run-time resources by "group/resource", each with its served versions. */
+  private readonly dynamic = new Map<string, readonly DynamicVersion[]>();
+  private readonly listeners: Array<() => void> = [];
 
   constructor(registrations: readonly ResourceRegistration[]) {
     const byGV = new Map<string, ServedResource[]>();
@@ -141,6 +176,63 @@ export class ApiInstaller {
         this.served.push({ group: g.group, versions, preferredVersion: preferred });
       }
     }
+    this.builtinServed = this.served;
+  }
+
+  /**
+   * Serves a resource registered at run time in the given versions (replacing what it served
+   * before), or stops serving it when versions is empty. Its routes change at once; listeners
+   * (discovery, OpenAPI) are told afterwards. Groups of such resources follow the built-in groups
+   * in discovery, in alphabetical order, their versions by kube's version priority (as the
+   * aggregator orders CRD groups, which all have the same priority).
+   */
+  setDynamicResource(group: string, resource: string, versions: readonly DynamicVersion[]): void {
+    const key = `${group}/${resource}`;
+    for (const v of this.dynamic.get(key) ?? []) {
+      this.scopes.delete(scopeKey(group, v.version, resource, ''));
+      for (const s of v.subresources) this.scopes.delete(scopeKey(group, v.version, resource, s.info.name));
+    }
+    if (versions.length === 0) this.dynamic.delete(key);
+    else this.dynamic.set(key, versions);
+    for (const v of versions) {
+      this.scopes.set(scopeKey(group, v.version, resource, ''), v.main);
+      for (const s of v.subresources) this.scopes.set(scopeKey(group, v.version, resource, s.info.name), s.scope);
+    }
+    this.rebuildServed();
+    for (const l of this.listeners) l();
+  }
+
+  /** Calls listener after every change of what is served (never during construction). */
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  private rebuildServed(): void {
+    const byGroup = new Map<string, Map<string, ServedResource[]>>();
+    for (const [key, versions] of this.dynamic) {
+      const group = key.slice(0, key.lastIndexOf('/'));
+      const gv = byGroup.get(group) ?? new Map<string, ServedResource[]>();
+      for (const v of versions) gv.set(v.version, [...(gv.get(v.version) ?? []), { info: v.info, main: v.main, subresources: v.subresources }]);
+      byGroup.set(group, gv);
+    }
+    const toServed = (group: string, gv: Map<string, ServedResource[]>, existing?: ServedGroup): ServedGroup => {
+      const versions = new Map<string, ServedResource[]>((existing?.versions ?? []).map((v) => [v.version, [...v.resources]]));
+      for (const [v, rs] of gv) versions.set(v, [...(versions.get(v) ?? []), ...[...rs].sort((a, b) => a.info.resource.localeCompare(b.info.resource))]);
+      const list = [...versions.entries()].map(([version, resources]) => ({ group, version, resources }));
+      list.sort((a, b) => compareKubeAwareVersions(a.version, b.version));
+      const preferred = existing?.preferredVersion ?? (list[0] as ServedGroupVersion).version;
+      list.sort((a, b) => (a.version === preferred ? -1 : b.version === preferred ? 1 : compareKubeAwareVersions(a.version, b.version)));
+      return { group, versions: list, preferredVersion: preferred };
+    };
+    const out = this.builtinServed.map((g) => {
+      const gv = byGroup.get(g.group);
+      return gv ? toServed(g.group, gv, g) : g;
+    });
+    for (const group of [...byGroup.keys()].sort()) {
+      if (this.builtinServed.some((g) => g.group === group)) continue;
+      out.push(toServed(group, byGroup.get(group) as Map<string, ServedResource[]>));
+    }
+    this.served = out;
   }
 
   /** The scope for a (sub)resource, or undefined. */

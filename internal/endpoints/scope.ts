@@ -9,6 +9,25 @@ import type { GroupResource } from '../apierrors/factories.js';
 import type { SelectableFields } from '../registry/generic/strategy.js';
 import type { RestStorage } from '../registry/interface.js';
 import type { VersionConversion } from '../registry/registration.js';
+import type { TypeResolver } from '../fieldmanager/interface.js';
+import type { TablePrinter } from './negotiation/printers/types.js';
+
+/**
+ * What a custom resource's endpoint brings that built-in ones take from the generated API data:
+ * decoding by its schema, the server-side apply type of its version, and its deprecation warning.
+ */
+export interface CustomResourceHooks {
+  /**
+   * Prunes what the version's schema does not know from a decoded body or patch result (kube's
+   * pruning; mutates obj) and returns the paths of what it removed in checkDecode's unknownFields
+   * form ("spec.foo", "spec.items[0].bar"), which fieldValidation Strict refuses and Warn reports.
+   */
+  prune(obj: KubeObject): readonly string[];
+  /** The structured-merge-diff type of the version (list-type, list-map-keys, map-type) for managed fields and apply. */
+  readonly typeResolver: TypeResolver;
+  /** kube's warning for a deprecated version (deprecationWarning, or its default), added to every answer of the version. */
+  readonly deprecationWarning?: string;
+}
 
 /** One served (sub)resource in one group version. */
 export interface ResourceScope {
@@ -40,6 +59,10 @@ export interface ResourceScope {
   readonly defaulter?: (obj: KubeObject) => void;
   /** For errors and Status details: the resource and its group. */
   readonly gr: GroupResource;
+  /** The endpoint's own Table printer (custom resources' additionalPrinterColumns); else the built-in printer of group/version/resource, if any. */
+  readonly printer?: TablePrinter;
+  /** Present for custom resources (see CustomResourceHooks). */
+  readonly custom?: CustomResourceHooks;
 }
 
 /** The object as this endpoint serves it: converted, with apiVersion and kind set first. Does not mutate obj. */

@@ -64,7 +64,10 @@ export class DiscoveryHandler {
   constructor(
     private readonly installer: ApiInstaller,
     private readonly serverAddress: () => string,
-  ) {}
+  ) {
+    // Custom resources come and go at run time: the documents are rebuilt on the next request.
+    installer.onChange(() => this.cache.clear());
+  }
 
   private document(key: string, build: () => { value: unknown; contentType: string; indented?: boolean } | undefined): CachedDocument | undefined {
     const hit = this.cache.get(key);

@@ -15,6 +15,7 @@ import { asObject, parseBodyStrict, readBody, sortKeysDeep } from '../negotiatio
 import { acceptedBodyTypes, bodyEncoding, contentTypeOf, negotiateOutput, type OutputTarget } from '../negotiation/media-type.js';
 import { asPartialObjectMetadata, asPartialObjectMetadataList, checkPartialShape } from '../negotiation/partial-metadata.js';
 import { parseIncludeObject, toTable } from '../negotiation/table.js';
+import type { TablePrinter } from '../negotiation/printers/types.js';
 import { encodeBody, jsonNewline, setWarnings, wantsPretty, writeBody } from '../negotiation/writer.js';
 import { toExternal, toInternal, type ResourceScope } from '../scope.js';
 import { checkDecode, hasSchema } from '../../validation/schema/index.js';
@@ -69,6 +70,13 @@ export function tableResource(h: HandlerInput): { group: string; version: string
   return s.subresource === '' || s.subresource === 'status' ? { group: s.group, version: s.version, resource: s.resource } : undefined;
 }
 
+/** The Table options naming this endpoint's printer: its own (custom resources, also for status), or the built-in one of tableResource. */
+export function tableSource(h: HandlerInput): { resource?: { group: string; version: string; resource: string }; printer?: TablePrinter } {
+  const resource = tableResource(h);
+  if (!resource) return {};
+  return h.scope.printer ? { resource, printer: h.scope.printer } : { resource };
+}
+
 function isStatus(obj: unknown): obj is Status {
   return typeof obj === 'object' && obj !== null && (obj as { kind?: unknown }).kind === 'Status';
 }
@@ -95,7 +103,7 @@ export async function respondObject(h: HandlerInput, target: OutputTarget, code:
   }
   const external = toExternal(h.scope, obj);
   if (target.as === 'Table') {
-    const table = toTable([external], undefined, { include: parseIncludeObject(h.query.get('includeObject')), tableVersion: target.metaVersion ?? 'v1', resource: tableResource(h) });
+    const table = toTable([external], undefined, { include: parseIncludeObject(h.query.get('includeObject')), tableVersion: target.metaVersion ?? 'v1', ...tableSource(h) });
     audit?.setResponseObject(table);
     await writeBody(h.req, h.res, code, target.contentType, encodeBody(table, target.encoding, pretty));
     return;
@@ -165,7 +173,7 @@ export async function respondList(h: HandlerInput, target: OutputTarget, list: r
   }
   const external = source.items.map((o) => toExternal(h.scope, o));
   if (target.as === 'Table') {
-    const table = toTable(external, meta, { include: parseIncludeObject(h.query.get('includeObject')), tableVersion: target.metaVersion ?? 'v1', resource: tableResource(h) });
+    const table = toTable(external, meta, { include: parseIncludeObject(h.query.get('includeObject')), tableVersion: target.metaVersion ?? 'v1', ...tableSource(h) });
     audit?.setResponseObject(table);
     await writeBody(h.req, h.res, 200, target.contentType, encodeBody(table, target.encoding, pretty));
     return;
@@ -210,7 +218,15 @@ export function decodeExternalObject(h: HandlerInput, input: DecodedInput, field
   let obj = asObject(sameSchemaVersion(h, input.sortKeys ? sortKeysDeep(input.value) : input.value), gvk);
   const prefix = cannotBeHandled(gvk.kind, gvk.version);
   let unknown: readonly string[] = [];
-  if (hasSchema(gvk)) {
+  if (h.scope.custom) {
+    // A custom resource: what its schema does not know is pruned, and reported as unknown fields.
+    const decoded = (input.duplicateFields?.length ?? 0) > 0 ? structuredClone(obj) : obj;
+    unknown = h.scope.custom.prune(obj);
+    applyFieldValidation(h.ctx, fieldValidation, prefix, {
+      yamlDuplicates: input.yamlDuplicates ?? [],
+      messages: [...(input.preMessages ?? []), ...orderedFieldMessages(decoded, unknown, input.duplicateFields ?? [])],
+    });
+  } else if (hasSchema(gvk)) {
     const checked = checkDecode(gvk, obj);
     if (checked.decodeError) throw newBadRequest(`${prefix}: ${checked.decodeError}`);
     unknown = checked.unknownFields;

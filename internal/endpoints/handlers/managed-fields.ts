@@ -18,7 +18,9 @@ import type { ParsedWriteOptions } from './write-options.js';
 
 let resolver: TypeResolver | undefined;
 
-function builtins(): TypeResolver {
+/** The types of the endpoint's kind: a custom resource's from its schema, else the built-in ones. */
+function builtins(h: HandlerInput): TypeResolver {
+  if (h.scope.custom) return h.scope.custom.typeResolver;
   resolver ??= typeResolverForBuiltins();
   return resolver;
 }
@@ -63,10 +65,10 @@ export function managerOf(h: HandlerInput, opts: ParsedWriteOptions): string {
 /** Records a non-apply write of obj over old (undefined for a create); returns obj with managedFields. */
 export function trackUpdate(h: HandlerInput, opts: ParsedWriteOptions, old: KubeObject | undefined, obj: KubeObject): KubeObject {
   if (!tracked(h)) return obj;
-  return updateManagedFields(builtins(), gvkOf(h), old, obj, managerOf(h, opts), h.scope.subresource, new Date(), optionsFor(h));
+  return updateManagedFields(builtins(h), gvkOf(h), old, obj, managerOf(h, opts), h.scope.subresource, new Date(), optionsFor(h));
 }
 
 /** Server-side apply of a configuration over live (undefined when it does not exist yet). */
 export function applyConfiguration(h: HandlerInput, opts: ParsedWriteOptions, live: KubeObject | undefined, applied: KubeObject): KubeObject {
-  return applyObject(builtins(), gvkOf(h), live, applied, managerOf(h, opts), opts.force === true, h.scope.subresource, new Date(), optionsFor(h));
+  return applyObject(builtins(h), gvkOf(h), live, applied, managerOf(h, opts), opts.force === true, h.scope.subresource, new Date(), optionsFor(h));
 }

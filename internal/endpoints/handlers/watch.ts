@@ -17,7 +17,7 @@ import { asPartialObjectMetadata, checkPartialShape } from '../negotiation/parti
 import { parseIncludeObject, toTable } from '../negotiation/table.js';
 import { setWarnings, toStatusError } from '../negotiation/writer.js';
 import { toExternal } from '../scope.js';
-import { servesStoredForm, tableResource, type HandlerInput } from './common.js';
+import { servesStoredForm, tableSource, type HandlerInput } from './common.js';
 import { encodedJsonOfEvent } from '../../storage/encoded.js';
 import { methodNotAllowed } from './method-not-allowed.js';
 import { GoDuration } from '../../observability/go-text.js';
@@ -130,7 +130,7 @@ export async function serveWatch(h: HandlerInput, opts: ListOptions): Promise<vo
     if (variant !== undefined) return plainFrame(ev, `${variant}|${ev.type}`);
     const external = toExternal(h.scope, ev.object);
     if (target.as === 'PartialObjectMetadata') return frame(ev.type, asPartialObjectMetadata(external, metaVersion));
-    const table = toTable([external], undefined, { include, tableVersion: metaVersion, noHeaders: headersSent, resource: tableResource(h) });
+    const table = toTable([external], undefined, { include, tableVersion: metaVersion, noHeaders: headersSent, ...tableSource(h) });
     headersSent = true;
     return Buffer.from(`${JSON.stringify({ type: ev.type, object: table })}\n`);
   };

@@ -7,7 +7,7 @@
 import type { KubeObject, ListMeta } from '../../../api/meta/types.js';
 import { newBadRequest } from '../../apierrors/factories.js';
 import { printerFor } from './printers/index.js';
-import type { TableColumn } from './printers/types.js';
+import type { TableColumn, TablePrinter } from './printers/types.js';
 
 export type { TableColumn } from './printers/types.js';
 
@@ -55,6 +55,8 @@ export interface TableOptions {
   readonly resource?: { readonly group: string; readonly version: string; readonly resource: string };
   /** What ages are measured against; the time of the call by default. */
   readonly now?: Date;
+  /** The endpoint's own printer (custom resources), used instead of the built-in one of resource. */
+  readonly printer?: TablePrinter;
 }
 
 /** Builds the Table for objects (a list when listMeta is given, else one object). */
@@ -67,7 +69,7 @@ export function toTable(objects: readonly KubeObject[], listMeta: ListMeta | und
   } else if (objects[0]?.metadata.resourceVersion) {
     metadata.resourceVersion = objects[0].metadata.resourceVersion;
   }
-  const printer = opts.resource ? printerFor(opts.resource.group, opts.resource.version, opts.resource.resource) : undefined;
+  const printer = opts.printer ?? (opts.resource ? printerFor(opts.resource.group, opts.resource.version, opts.resource.resource) : undefined);
   const now = opts.now ?? new Date();
   const rows = objects.map((o) => {
     const object = rowObject(o, opts.include, opts.tableVersion);
