@@ -235,14 +235,22 @@ function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
 
 /** Serves GET and HEAD /openapi/v2. Construction reads and encodes the document synchronously (call once at start). */
 export class OpenApiV2Handler {
-  private readonly json: Representation;
-  private readonly protobuf: Representation;
+  private json!: Representation;
+  private protobuf!: Representation;
   /** What each Accept media type is answered with, in kube-openapi's preference order. */
-  private readonly offers: readonly Offer[];
+  private offers: readonly Offer[] = [];
+  /** The document of what the installer serves, before any fragment is merged in. */
+  private readonly base: SwaggerDocument;
+  /** Paths and definitions added at run time (e.g. an extension server's), by id. */
+  private readonly fragments = new Map<string, { paths: Record<string, unknown>; definitions: Record<string, unknown> }>();
 
   constructor(installer: ApiInstaller, options: OpenApiV2Options = {}) {
     const doc = JSON.parse(readFileSync(swaggerPath(), 'utf8')) as SwaggerDocument;
-    const served = filterSwagger(doc, installer, options.nonResourcePaths ?? defaultNonResourcePaths);
+    this.base = filterSwagger(doc, installer, options.nonResourcePaths ?? defaultNonResourcePaths);
+    this.encode(this.base);
+  }
+
+  private encode(served: SwaggerDocument): void {
     this.json = representation(Buffer.from(JSON.stringify(served)));
     this.protobuf = representation(encodeOpenApiV2Document(served));
     this.offers = [
@@ -250,6 +258,24 @@ export class OpenApiV2Handler {
       { type: 'application', subtype: openApiV2ProtobufDeprecatedType.slice('application/'.length), contentType: openApiV2ProtobufType, rep: this.protobuf },
       { type: 'application', subtype: openApiV2ProtobufType.slice('application/'.length), contentType: openApiV2ProtobufType, rep: this.protobuf },
     ];
+  }
+
+  /**
+   * Adds (or with undefined removes) the paths and definitions of id to the served document, which
+   * is re-encoded at once. The base document's own paths and definitions win on a clash. Never
+   * mutates fragment.
+   */
+  setFragment(id: string, fragment: { paths: Record<string, unknown>; definitions: Record<string, unknown> } | undefined): void {
+    if (fragment) this.fragments.set(id, fragment);
+    else if (!this.fragments.delete(id)) return;
+    const paths: Record<string, unknown> = { ...this.base.paths };
+    const definitions: Record<string, unknown> = { ...(this.base.definitions ?? {}) };
+    for (const key of [...this.fragments.keys()].sort()) {
+      const f = this.fragments.get(key) as { paths: Record<string, unknown>; definitions: Record<string, unknown> };
+      for (const [p, item] of Object.entries(f.paths)) if (!(p in paths)) paths[p] = item;
+      for (const [d, schema] of Object.entries(f.definitions)) if (!(d in definitions)) definitions[d] = schema;
+    }
+    this.encode({ ...this.base, paths: paths as SwaggerDocument['paths'], definitions: Object.fromEntries(Object.entries(definitions).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) as SwaggerDocument['definitions'] });
   }
 
   /** The served JSON document's bytes (do not mutate). */

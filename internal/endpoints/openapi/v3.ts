@@ -99,7 +99,7 @@ interface Served {
 /** Serves /openapi/v3 and /openapi/v3/<gv>. */
 export class OpenApiV3Handler {
   private readonly documents = new Map<string, Served>();
-  private readonly index: Buffer;
+  private index: Buffer;
 
   constructor(installer: ApiInstaller) {
     const dir = join(projectRoot(), 'api', 'gen', 'openapi', 'v3');
@@ -116,6 +116,23 @@ export class OpenApiV3Handler {
         indexPaths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${hash}` };
       }
     }
+    this.index = Buffer.from(JSON.stringify({ paths: indexPaths }));
+  }
+
+  /**
+   * Serves doc (or with undefined stops serving) at /openapi/v3/<path> (path as the index names
+   * it, e.g. "apis/wardle.example.com/v1alpha1") and lists it in the index. Never mutates doc.
+   */
+  setGroupVersion(path: string, doc: Record<string, unknown> | undefined): void {
+    const key = path.replace(/^\/+|\/+$/g, '');
+    if (doc) {
+      const body = Buffer.from(JSON.stringify(doc));
+      this.documents.set(key, { body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() });
+    } else if (!this.documents.delete(key)) {
+      return;
+    }
+    const indexPaths: Record<string, { serverRelativeURL: string }> = {};
+    for (const [k, d] of this.documents) indexPaths[k] = { serverRelativeURL: `/openapi/v3/${k}?hash=${d.hash}` };
     this.index = Buffer.from(JSON.stringify({ paths: indexPaths }));
   }
 
