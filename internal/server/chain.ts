@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import { newPathNotFound } from '../apierrors/factories.js';
+import type { AggregatorProxy } from '../aggregator/interface.js';
 import type { DiscoveryHandler } from '../endpoints/discovery/handler.js';
 import type { OpenIdMetadataHandler } from '../endpoints/openid-metadata.js';
 import type { ResourceDispatcher } from '../endpoints/dispatcher.js';
@@ -44,6 +45,8 @@ export interface ChainDeps {
   readonly health: HealthEndpoints;
   readonly discovery: DiscoveryHandler;
   readonly dispatcher: ResourceDispatcher;
+  /** The aggregator's proxy to extension servers (absent: nothing is proxied). */
+  readonly aggregator?: AggregatorProxy;
   readonly openapi: OpenApiV3Handler;
   readonly openapiV2: OpenApiV2Handler;
   readonly requestTimeoutMs: number;
@@ -133,6 +136,8 @@ export function buildChain(deps: ChainDeps): express.Express {
         if (res.headersSent) return;
       }
       const { path, query, ctx } = state;
+      // Group versions served by extension servers go there, authorized like any other request.
+      if (deps.aggregator && path.startsWith('/apis/') && (await deps.aggregator.serve(req, res, path, ctx))) return;
       if (ctx.requestInfo.isResourceRequest) {
         await deps.dispatcher.handle(req, res, ctx, query);
         return;

@@ -5,6 +5,7 @@
  * requests and watches drain, connections close), then closes etcd.
  */
 import { setMaxListeners } from 'node:events';
+import { ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
 import { hostname } from 'node:os';
@@ -53,6 +54,8 @@ import { buildOpenIdMetadata } from '../serviceaccount/openid-metadata.js';
 import { codecForMediaType } from '../storage/codec.js';
 import type { Storage } from '../storage/interface.js';
 import { buildChain } from './chain.js';
+import { buildAggregator, loadProxyClientCertificate } from '../aggregator/build.js';
+import { defaultAggregatorOptions } from './options/aggregator.js';
 import { DebugEndpoints } from './debug/endpoints.js';
 import { startDebugSocket, type DebugSocket } from './debug/socket.js';
 import { defaultProfilingOptions } from './options/profiling.js';
@@ -105,6 +108,8 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     certDir: secure.certDir,
     bindAddress: options.bindAddress,
   });
+  // --proxy-client-cert-file/--proxy-client-key-file: a pair that cannot be loaded stops the start here.
+  const proxyClientCertificate = await loadProxyClientCertificate(options.aggregator);
   // Every certificate, the version and the ciphers are checked before anything else starts. The
   // client CAs are the authenticators' (read when the server is made, and at every re-check).
   let clientCAs = (): readonly string[] => [];
@@ -299,10 +304,24 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     : undefined;
   const openapi = new OpenApiV3Handler(installer);
   const openapiV2 = new OpenApiV2Handler(installer);
+  // API aggregation: APIServices, the proxy to extension servers, their discovery and OpenAPI.
+  const aggregator = buildAggregator({
+    informers,
+    storageOf,
+    installer,
+    options: options.aggregator ?? defaultAggregatorOptions,
+    ...(proxyClientCertificate ? { proxyClientCertificate } : {}),
+    openapi: { v2: openapiV2, v3: openapi },
+    registry: metrics.registry,
+    log,
+    ...(options.controlPlaneTuning?.apiServiceResyncMs ? { resyncMs: options.controlPlaneTuning.apiServiceResyncMs } : {}),
+  });
+  discovery.setExternal(aggregator.discovery);
   const app = buildChain({
     health,
     discovery,
     dispatcher,
+    aggregator: aggregator.proxy,
     openapi,
     openapiV2,
     requestTimeoutMs: options.requestTimeoutMs,
@@ -340,6 +359,17 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     s.once('close', () => sockets.delete(s));
   });
   server.on('tlsClientError', (err) => log.v(4, `TLS handshake error: ${err.message}`));
+  // Upgrade requests (WebSocket, SPDY) run through the same chain on a response bound to their
+  // socket: the aggregator joins the socket to an extension server's after its 101; anything else
+  // is answered as an ordinary request, and the connection closes after the answer.
+  server.on('upgrade', (req, socket, head: Buffer) => {
+    if (head.length > 0) socket.unshift(head);
+    const res = new ServerResponse(req);
+    res.assignSocket(socket as Socket);
+    res.shouldKeepAlive = false;
+    res.on('finish', () => socket.end());
+    app(req, res);
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -456,6 +486,9 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     }
     await Promise.all(synced);
   }, () => undefined);
+  void controllersSynced.then(() => {
+    if (!postStartHooks.signal.aborted) return aggregator.start();
+  }).catch((err: unknown) => log.error(`starting the aggregator failed: ${(err as Error).message}`));
 
   let stopping: Promise<void> | undefined;
   const stop = (opts: { readonly skipPreShutdownHooks?: boolean } = {}): Promise<void> => {
@@ -482,6 +515,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
           tokenController?.stop();
           aggregationController?.stop();
           admissionStop.abort();
+          aggregator.stop();
           for (const stopController of controllerStops) void stopController();
           informers.stop();
         },

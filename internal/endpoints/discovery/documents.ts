@@ -97,17 +97,25 @@ function aggregatedResource(r: ServedResource): Record<string, unknown> {
 /** The aggregated discovery document for /api (core only) or /apis (named groups). */
 export function aggregatedDiscovery(installer: ApiInstaller, legacy: boolean, apiVersion: string): Record<string, unknown> {
   const groups = installer.groups().filter((g) => (legacy ? g.group === '' : g.group !== ''));
+  return aggregatedList(apiVersion, groups.map((g) => aggregatedGroupItem(g)));
+}
+
+/** An APIGroupDiscoveryList of items. */
+export function aggregatedList(apiVersion: string, items: readonly unknown[]): Record<string, unknown> {
+  return { kind: 'APIGroupDiscoveryList', apiVersion, metadata: {}, items };
+}
+
+/** The APIGroupDiscovery item of a served group; extraVersions (already in order) follow its own. */
+export function aggregatedGroupItem(g: ServedGroup, extraVersions: readonly unknown[] = []): Record<string, unknown> {
   return {
-    kind: 'APIGroupDiscoveryList',
-    apiVersion,
-    metadata: {},
-    items: groups.map((g) => ({
-      metadata: { creationTimestamp: null, ...(g.group ? { name: g.group } : {}) },
-      versions: g.versions.map((v) => ({
+    metadata: { creationTimestamp: null, ...(g.group ? { name: g.group } : {}) },
+    versions: [
+      ...g.versions.map((v) => ({
         version: v.version,
         resources: v.resources.map(aggregatedResource),
         freshness: 'Current',
       })),
-    })),
+      ...extraVersions,
+    ],
   };
 }

@@ -9,7 +9,8 @@ import { newPathNotFound } from '../../apierrors/factories.js';
 import type { ApiInstaller } from '../installer.js';
 import { parseAccept } from '../negotiation/media-type.js';
 import { encodeBody, wantsPretty, writeBody } from '../negotiation/writer.js';
-import { aggregatedDiscovery, apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './documents.js';
+import { aggregatedDiscovery, aggregatedGroupItem, aggregatedList, apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './documents.js';
+import { mergedApiGroup, mergedGroups, remoteAggregatedItem, type ExternalDiscovery } from './external.js';
 
 /** The version this server reports at /version. */
 export function versionInfo(): Record<string, string> {
@@ -60,6 +61,7 @@ function aggregatedVersion(accept: string | undefined): 'v2' | 'v2beta1' | undef
 /** Answers discovery paths; returns false for paths it does not own. */
 export class DiscoveryHandler {
   private readonly cache = new Map<string, CachedDocument>();
+  private external: ExternalDiscovery | undefined;
 
   constructor(
     private readonly installer: ApiInstaller,
@@ -67,6 +69,38 @@ export class DiscoveryHandler {
   ) {
     // Custom resources come and go at run time: the documents are rebuilt on the next request.
     installer.onChange(() => this.cache.clear());
+  }
+
+  /** Merges the groups of extension servers (the aggregator's) into /apis and /apis/<group>. Call once. */
+  setExternal(external: ExternalDiscovery): void {
+    this.external = external;
+    external.onChange(() => this.cache.clear());
+    this.cache.clear();
+  }
+
+  private apisList(): Record<string, unknown> {
+    if (!this.external) return apiGroupList(this.installer);
+    return { kind: 'APIGroupList', apiVersion: 'v1', groups: mergedGroups(this.installer, this.external).map(mergedApiGroup) };
+  }
+
+  private apisAggregated(apiVersion: string): Record<string, unknown> {
+    if (!this.external) return aggregatedDiscovery(this.installer, false, apiVersion);
+    const items = mergedGroups(this.installer, this.external).flatMap((g) => {
+      if (g.local) {
+        const own = new Set(g.local.versions.map((v) => v.version));
+        const remote = remoteAggregatedItem({ ...(g.remote ?? { group: g.group, groupPriority: 0 }), versions: (g.remote?.versions ?? []).filter((v) => !own.has(v.version)) });
+        return [aggregatedGroupItem(g.local, (remote?.versions as unknown[] | undefined) ?? [])];
+      }
+      const item = g.remote ? remoteAggregatedItem(g.remote) : undefined;
+      return item ? [item] : [];
+    });
+    return aggregatedList(apiVersion, items);
+  }
+
+  private apiGroup(group: string): Record<string, unknown> | undefined {
+    if (!this.external) return apiGroupDocument(this.installer, group);
+    const g = mergedGroups(this.installer, this.external).find((x) => x.group === group);
+    return g ? { kind: 'APIGroup', apiVersion: 'v1', ...mergedApiGroup(g) } : undefined;
   }
 
   private document(key: string, build: () => { value: unknown; contentType: string; indented?: boolean } | undefined): CachedDocument | undefined {
@@ -97,13 +131,13 @@ export class DiscoveryHandler {
     }
     if (parts[0] === 'apis') {
       if (parts.length === 1) {
-        if (agg) return this.document(`agg-apis-${agg}`, () => ({ value: aggregatedDiscovery(this.installer, false, `apidiscovery.k8s.io/${agg}`), contentType: aggType(agg) }));
-        return this.document('apis', () => ({ value: apiGroupList(this.installer), contentType: 'application/json' }));
+        if (agg) return this.document(`agg-apis-${agg}`, () => ({ value: this.apisAggregated(`apidiscovery.k8s.io/${agg}`), contentType: aggType(agg) }));
+        return this.document('apis', () => ({ value: this.apisList(), contentType: 'application/json' }));
       }
       if (parts.length === 2) {
         const g = parts[1] as string;
         return this.document(`apis/${g}`, () => {
-          const doc = apiGroupDocument(this.installer, g);
+          const doc = this.apiGroup(g);
           return doc ? { value: doc, contentType: 'application/json' } : undefined;
         });
       }

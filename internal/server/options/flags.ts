@@ -64,6 +64,8 @@ export interface ControlPlaneTuning {
   readonly identityLeaseGCPeriodMs?: number;
   readonly endpointReconcileIntervalMs?: number;
   readonly endpointReconcilerTTLSeconds?: number;
+  /** How often the aggregator re-checks every APIService's availability (kube: 30 s). */
+  readonly apiServiceResyncMs?: number;
 }
 
 /** The outcome of parsing: options to run with, or text to print and an exit code. */

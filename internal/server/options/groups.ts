@@ -6,6 +6,7 @@
  */
 import type { Argv } from 'yargs';
 import { admissionFlags } from './admission.js';
+import { aggregatorFlags } from './aggregator.js';
 import { auditFlags } from './audit.js';
 import { authenticationWebhookFlags } from './authentication-webhook.js';
 import { authenticationFlags } from './authentication.js';
@@ -61,6 +62,7 @@ export const flagGroups: readonly FlagGroup[] = [
   authenticationWebhookFlags,
   authorizationFlags,
   admissionFlags,
+  aggregatorFlags,
   controllersFlags,
   defaultTolerationSecondsFlags,
   auditFlags,
