@@ -116,5 +116,6 @@ function needsUpdate(current: KubeObject, spec: Record<string, unknown>, mode: A
   if (current.metadata.labels?.[automanagedLabel] !== mode) return true;
   const have = (current.spec ?? {}) as Record<string, unknown>;
   if (have.service) return true;
-  return Object.entries(spec).some(([k, v]) => have[k] !== v);
+  // An empty group is omitted from the stored object (omitempty), as in kube.
+  return Object.entries(spec).some(([k, v]) => (have[k] ?? (typeof v === 'string' ? '' : undefined)) !== v);
 }

@@ -11,6 +11,8 @@ import type { SharedInformers, StorageLookup } from '../controllers/shared-infor
 import type { ApiInstaller } from '../endpoints/installer.js';
 import type { ExternalDiscovery } from '../endpoints/discovery/external.js';
 import type { Logger } from '../observability/logging.js';
+import type { HealthCheck } from '../server/health.js';
+import { postStartHookCheck } from '../server/healthz/checks.js';
 import type { AggregatorOptions } from '../server/options/aggregator.js';
 import type { Registry } from 'prom-client';
 import { APIServiceIndex } from './api-services.js';
@@ -20,7 +22,7 @@ import { CRDRegistration } from './crd-registration.js';
 import type { AggregatorProxy } from './interface.js';
 import { createAvailabilityMetrics } from './metrics.js';
 import { OpenApiAggregation, type OpenApiSinks } from './openapi-aggregation.js';
-import { builtinPriority } from './priorities.js';
+import { apiServiceName, builtinPriority } from './priorities.js';
 import { AggregatorProxyHandler } from './proxy.js';
 import { RemoteDiscovery } from './remote-discovery.js';
 import { ServiceResolver } from './service-resolver.js';
@@ -61,8 +63,12 @@ export interface AggregatorDeps {
 export interface Aggregator {
   readonly proxy: AggregatorProxy;
   readonly discovery: ExternalDiscovery;
-  /** Starts the loops (once the server is ready). */
+  /** Starts the loops (once the server is ready); resolves once they run. */
   start(): Promise<void>;
+  /** Resolves once every local APIService registered on start has been seen Available. */
+  readonly completed: Promise<void>;
+  /** kube's poststarthook/kube-apiserver-autoregistration and autoregister-completion checks. */
+  readonly healthChecks: readonly HealthCheck[];
   stop(): void;
 }
 
@@ -97,23 +103,46 @@ export function buildAggregator(deps: AggregatorDeps): Aggregator {
     if (!index.get(name)) transports.forget(name);
   });
   let stopped = false;
+  let started = false;
+  // The built-in group versions, registered on start (kube's apiServicesToRegister).
+  const pending = new Set<string>();
+  for (const g of deps.installer.groups()) {
+    for (const v of g.versions) {
+      const priority = builtinPriority(g.group, v.version);
+      if (!priority) continue;
+      register.want(g.group, v.version, priority, 'onstart');
+      pending.add(apiServiceName(g.group, v.version));
+    }
+  }
+  let complete = (): void => undefined;
+  const completed = new Promise<void>((resolve) => (complete = resolve));
+  const observe = (name: string): void => {
+    if (pending.has(name) && index.get(name)?.available) pending.delete(name);
+    if (pending.size === 0) complete();
+  };
+  index.onChange(observe);
   return {
     proxy,
     discovery,
+    completed,
+    healthChecks: [
+      postStartHookCheck('kube-apiserver-autoregistration', () => started),
+      {
+        name: 'autoregister-completion',
+        check: () => {
+          if (pending.size > 0) throw new Error(`missing APIService: [${[...pending].sort().join(' ')}]`);
+        },
+      },
+    ],
     async start() {
-      // The built-in group versions, registered on start (kube's apiServicesToRegister).
-      for (const g of deps.installer.groups()) {
-        for (const v of g.versions) {
-          const priority = builtinPriority(g.group, v.version);
-          if (priority) register.want(g.group, v.version, priority, 'onstart');
-        }
-      }
       // The CRDs' group versions first, so that the first pass deletes no APIService of a CRD that still exists.
       if (deps.storageOf('apiextensions.k8s.io', 'customresourcedefinitions')) {
         await new CRDRegistration(informers.get('apiextensions.k8s.io', 'customresourcedefinitions'), register).start();
       }
       if (stopped) return;
       await register.start();
+      started = true;
+      for (const name of [...pending]) observe(name);
       availability.start();
       discovery.start();
       openapi.start();

@@ -272,6 +272,21 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   }
   let boundPort = options.securePort;
   const discovery = new DiscoveryHandler(installer, () => `${options.bindAddress === '0.0.0.0' ? '127.0.0.1' : options.bindAddress}:${boundPort}`);
+  const openapi = new OpenApiV3Handler(installer);
+  const openapiV2 = new OpenApiV2Handler(installer);
+  // API aggregation: APIServices, the proxy to extension servers, their discovery and OpenAPI.
+  const aggregator = buildAggregator({
+    informers,
+    storageOf,
+    installer,
+    options: options.aggregator ?? defaultAggregatorOptions,
+    ...(proxyClientCertificate ? { proxyClientCertificate } : {}),
+    openapi: { v2: openapiV2, v3: openapi },
+    registry: metrics.registry,
+    log,
+    ...(options.controlPlaneTuning?.apiServiceResyncMs ? { resyncMs: options.controlPlaneTuning.apiServiceResyncMs } : {}),
+  });
+  discovery.setExternal(aggregator.discovery);
 
   let systemNamespacesReady = false;
   let bootstrapReady = false;
@@ -296,27 +311,13 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     bootstrapReady: () => bootstrapReady,
     ...(rbacPolicy ? { rbacBootstrapped: () => rbacPolicy.bootstrapped() } : {}),
     controllerHooks: [...controllerHooks.values()].map((h) => ({ name: h.name, done: () => h.isDone })),
+    aggregatorChecks: aggregator.healthChecks,
     shutdownInitiated: lifecycle.signals.shutdownInitiated,
   });
 
   const openidMetadata = serviceAccountTokens
     ? openIdMetadataHandler(serviceAccountTokens, externalAddress(options.externalHostname ?? chooseAdvertiseAddress(options.advertiseAddress, options.bindAddress) ?? hostname(), options.securePort), log)
     : undefined;
-  const openapi = new OpenApiV3Handler(installer);
-  const openapiV2 = new OpenApiV2Handler(installer);
-  // API aggregation: APIServices, the proxy to extension servers, their discovery and OpenAPI.
-  const aggregator = buildAggregator({
-    informers,
-    storageOf,
-    installer,
-    options: options.aggregator ?? defaultAggregatorOptions,
-    ...(proxyClientCertificate ? { proxyClientCertificate } : {}),
-    openapi: { v2: openapiV2, v3: openapi },
-    registry: metrics.registry,
-    log,
-    ...(options.controlPlaneTuning?.apiServiceResyncMs ? { resyncMs: options.controlPlaneTuning.apiServiceResyncMs } : {}),
-  });
-  discovery.setExternal(aggregator.discovery);
   const app = buildChain({
     health,
     discovery,
@@ -486,9 +487,15 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     }
     await Promise.all(synced);
   }, () => undefined);
-  void controllersSynced.then(() => {
-    if (!postStartHooks.signal.aborted) return aggregator.start();
-  }).catch((err: unknown) => log.error(`starting the aggregator failed: ${(err as Error).message}`));
+  // Ready once the local APIServices of the built-in group versions are registered and seen
+  // Available (kube's autoregister-completion), waited for at most a few seconds here: readyz
+  // keeps reporting the check either way.
+  const aggregatorReady = controllersSynced
+    .then(() => {
+      if (!postStartHooks.signal.aborted) return aggregator.start();
+    })
+    .then(() => Promise.race([aggregator.completed, new Promise<void>((resolve) => setTimeout(resolve, controllerCacheWaitMs).unref())]))
+    .catch((err: unknown) => log.error(`starting the aggregator failed: ${(err as Error).message}`));
 
   let stopping: Promise<void> | undefined;
   const stop = (opts: { readonly skipPreShutdownHooks?: boolean } = {}): Promise<void> => {
@@ -542,7 +549,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     return stopping;
   };
   // Ready once bootstrapped and the authorizers' informers have synced (readyz's informer-sync).
-  const allReady = Promise.all([ready, security.authorization.ready, controllersSynced, ...[...controllerHooks.values()].map((h) => h.done)]).then(() => undefined);
+  const allReady = Promise.all([ready, security.authorization.ready, controllersSynced, aggregatorReady, ...[...controllerHooks.values()].map((h) => h.done)]).then(() => undefined);
   return { port: boundPort, certificate, ready: allReady, metrics, signals: lifecycle.signals, stop };
 }
 

@@ -16,6 +16,8 @@ const hooks = [
   '[+]poststarthook/rbac/bootstrap-roles ok',
   '[+]poststarthook/scheduling/bootstrap-system-priority-classes ok',
   '[+]poststarthook/priority-and-fairness-config-producer ok',
+  '[+]poststarthook/kube-apiserver-autoregistration ok',
+  '[+]autoregister-completion ok',
 ];
 
 async function eventually(what: string, fn: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {

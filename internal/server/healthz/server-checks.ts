@@ -25,6 +25,8 @@ export interface ServerHealthState {
   readonly rbacBootstrapped?: () => boolean;
   /** The in-server controllers that are post-start hooks: name and whether done. */
   readonly controllerHooks?: ReadonlyArray<{ readonly name: string; readonly done: () => boolean }>;
+  /** The aggregator's boot sequence checks (its post-start hook, autoregister-completion). */
+  readonly aggregatorChecks?: readonly HealthCheck[];
   readonly shutdownInitiated: LifecycleSignal;
 }
 
@@ -53,6 +55,7 @@ export function serverHealthEndpoints(s: ServerHealthState): HealthEndpoints {
       postStartHookCheck('bootstrap-controller', s.bootstrapReady),
       ...(rbacBootstrapped ? [postStartHookCheck('rbac/bootstrap-roles', rbacBootstrapped)] : []),
       ...(s.controllerHooks ?? []).map((h) => postStartHookCheck(h.name, h.done)),
+      ...(s.aggregatorChecks ?? []),
     )
     .addReadyzChecks(shutdownCheck(s.shutdownInitiated))
     .endpoints();

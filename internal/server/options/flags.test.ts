@@ -19,6 +19,7 @@ import { defaultShutdownOptions } from './shutdown.js';
 import { defaultEndpointReconcilerOptions } from './endpoint-reconciler.js';
 import { defaultStorageLeaseOptions } from './storage-leases.js';
 import { defaultAdmissionOptions } from './admission.js';
+import { defaultAggregatorOptions } from './aggregator.js';
 import { defaultControllersOptions } from './controllers.js';
 import { defaultTolerationSecondsOptions } from './default-toleration-seconds.js';
 import { defaultServiceNetworkOptions } from './service-network.js';
@@ -51,6 +52,7 @@ describe('apiserver flags', () => {
       authentication: defaultAuthenticationOptions,
       authorization: defaultAuthorizationOptions,
       admission: defaultAdmissionOptions,
+      aggregator: defaultAggregatorOptions,
       controllers: defaultControllersOptions,
       defaultTolerationSeconds: defaultTolerationSecondsOptions,
       audit: defaultAuditOptions,
