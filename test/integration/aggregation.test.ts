@@ -179,6 +179,9 @@ describe('API aggregation to an extension API server (--enable-aggregator-routin
     assert.ok(names.includes('wardle.example.com'));
     // groupPriorityMinimum 2000 ranks it after every built-in group (the lowest is 15800 or so).
     assert.ok(names.indexOf('wardle.example.com') > names.indexOf('apps'));
+    // Ordered by the APIServices' priorities, the built-in groups stay in kube's discovery order.
+    assert.deepEqual(names.slice(0, 8), ['apiregistration.k8s.io', 'apps', 'events.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'autoscaling', 'batch', 'certificates.k8s.io']);
+    assert.deepEqual(names.slice(-3), ['internal.apiserver.k8s.io', 'storagemigration.k8s.io', 'wardle.example.com']);
     assert.deepEqual(apis.groups.find((g: { name: string }) => g.name === 'wardle.example.com').preferredVersion, { groupVersion: 'wardle.example.com/v1alpha1', version: 'v1alpha1' });
     const group = await fx.request('GET', '/apis/wardle.example.com');
     assert.equal(group.status, 200);

@@ -56,11 +56,13 @@ export function mergedGroups(installer: ApiInstaller, external: ExternalDiscover
     remote.delete(local.group);
     const localVersions = local.versions.map((v) => v.version);
     const extra = r ? sortRemote(r.versions).map((v) => v.version).filter((v) => !localVersions.includes(v)) : [];
-    out.push({ group: local.group, versions: [...localVersions, ...extra], local, ...(r ? { remote: r } : {}), priority: external.groupPriority(local.group) ?? 0, index: index++ });
+    // The aggregator's own group has no APIService and always comes first (kube's apisHandler).
+    const priority = local.group === 'apiregistration.k8s.io' ? Number.POSITIVE_INFINITY : (external.groupPriority(local.group) ?? 0);
+    out.push({ group: local.group, versions: [...localVersions, ...extra], local, ...(r ? { remote: r } : {}), priority, index: index++ });
   }
   for (const r of remote.values()) out.push({ group: r.group, versions: sortRemote(r.versions).map((v) => v.version), remote: r, priority: r.groupPriority, index: index++ });
   // Groups without any APIService (none yet registered) keep the installer's order after the rest.
-  out.sort((a, b) => (a.priority === 0 || b.priority === 0 ? (a.priority === 0 ? (b.priority === 0 ? a.index - b.index : 1) : -1) : b.priority - a.priority || (a.group < b.group ? -1 : a.group > b.group ? 1 : 0)));
+  out.sort((a, b) => (a.priority === 0 || b.priority === 0 ? (a.priority === 0 ? (b.priority === 0 ? a.index - b.index : 1) : -1) : (a.priority === b.priority ? 0 : b.priority > a.priority ? 1 : -1) || (a.group < b.group ? -1 : a.group > b.group ? 1 : 0)));
   return out.map(({ priority: _p, index: _i, ...g }) => g);
 }
 
