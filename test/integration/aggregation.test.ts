@@ -10,8 +10,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { clientCert, createCertificateAuthority, tempDir, writeTemp } from '../support/client-certs.js';
-import { startExtensionApiServer, type ExtensionApiServer } from '../support/extension-apiserver.js';
-import { useServer, type ServerFixture } from '../support/server.js';
+import { registerWardle, startExtensionApiServer, type ExtensionApiServer } from '../support/extension-apiserver.js';
+import { useServer } from '../support/server.js';
 import { bearer, tokenAuthFileFlag, type StaticTokenUser } from '../support/static-tokens.js';
 
 const alice: StaticTokenUser = { token: 'alice-token', name: 'alice', uid: 'alice-uid', groups: ['devs'] };
@@ -37,25 +37,6 @@ async function eventually<T>(what: string, probe: () => Promise<T | undefined>, 
 
 function available(obj: Record<string, any>): Record<string, any> | undefined {
   return (obj.status?.conditions ?? []).find((c: { type: string }) => c.type === 'Available');
-}
-
-async function registerBackend(fx: ServerFixture, ext: ExtensionApiServer): Promise<void> {
-  assert.equal((await fx.request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'wardle' } } })).status, 201);
-  const svc = await fx.request('POST', '/api/v1/namespaces/wardle/services', { body: { metadata: { name: 'api' }, spec: { ports: [{ name: 'https', port: 443, targetPort: ext.port }] } } });
-  assert.equal(svc.status, 201, svc.text);
-  const slice = await fx.request('POST', '/apis/discovery.k8s.io/v1/namespaces/wardle/endpointslices', {
-    body: { metadata: { name: 'api-1', labels: { 'kubernetes.io/service-name': 'api' } }, addressType: 'IPv4', endpoints: [{ addresses: ['127.0.0.1'] }], ports: [{ name: 'https', port: ext.port }] },
-  });
-  assert.equal(slice.status, 201, slice.text);
-  const api = await fx.request('POST', apiServices, {
-    body: {
-      apiVersion: 'apiregistration.k8s.io/v1',
-      kind: 'APIService',
-      metadata: { name: 'v1alpha1.wardle.example.com' },
-      spec: { group: 'wardle.example.com', version: 'v1alpha1', service: { namespace: 'wardle', name: 'api', port: 443 }, caBundle: ext.caBundle, groupPriorityMinimum: 2000, versionPriority: 10 },
-    },
-  });
-  assert.equal(api.status, 201, api.text);
 }
 
 describe('API aggregation to an extension API server (--enable-aggregator-routing)', () => {
@@ -134,7 +115,7 @@ describe('API aggregation to an extension API server (--enable-aggregator-routin
 
   it('proxies to the extension server once Available, with the caller identity and without its credentials', async () => {
     const ext = extension as ExtensionApiServer;
-    await registerBackend(fx, ext);
+    await registerWardle(fx, ext);
     const cond = await eventually('Available', async () => {
       const c = available((await fx.request('GET', `${apiServices}/v1alpha1.wardle.example.com`)).json());
       return c?.status === 'True' ? c : undefined;

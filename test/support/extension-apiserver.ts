@@ -13,7 +13,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { X509Certificate } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
+import assert from 'node:assert/strict';
 import { createCertificateAuthority, issueCertificate, type CertificateAuthority } from '../../internal/server/pki.js';
+import type { ServerFixture } from './server.js';
 
 /** The identity one request to the extension server carried. */
 export interface SeenRequest {
@@ -232,4 +234,28 @@ export async function startExtensionApiServer(options: ExtensionApiServerOptions
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Registers ext behind fx as kube users do: namespace wardle, Service api (port 443 to the
+ * server's port), its EndpointSlice at 127.0.0.1 (reached with --enable-aggregator-routing), and
+ * the APIService v1alpha1.wardle.example.com with the server's CA.
+ */
+export async function registerWardle(fx: Pick<ServerFixture, 'request'>, ext: ExtensionApiServer): Promise<void> {
+  assert.equal((await fx.request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'wardle' } } })).status, 201);
+  const svc = await fx.request('POST', '/api/v1/namespaces/wardle/services', { body: { metadata: { name: 'api' }, spec: { ports: [{ name: 'https', port: 443, targetPort: ext.port }] } } });
+  assert.equal(svc.status, 201, svc.text);
+  const slice = await fx.request('POST', '/apis/discovery.k8s.io/v1/namespaces/wardle/endpointslices', {
+    body: { metadata: { name: 'api-1', labels: { 'kubernetes.io/service-name': 'api' } }, addressType: 'IPv4', endpoints: [{ addresses: ['127.0.0.1'] }], ports: [{ name: 'https', port: ext.port }] },
+  });
+  assert.equal(slice.status, 201, slice.text);
+  const api = await fx.request('POST', '/apis/apiregistration.k8s.io/v1/apiservices', {
+    body: {
+      apiVersion: 'apiregistration.k8s.io/v1',
+      kind: 'APIService',
+      metadata: { name: 'v1alpha1.wardle.example.com' },
+      spec: { group: 'wardle.example.com', version: 'v1alpha1', service: { namespace: 'wardle', name: 'api', port: 443 }, caBundle: ext.caBundle, groupPriorityMinimum: 2000, versionPriority: 10 },
+    },
+  });
+  assert.equal(api.status, 201, api.text);
 }

@@ -5,6 +5,7 @@
  * clusterroles and customresourcedefinitions, have no printer here, and neither do subresources
  * other than status, which kube serves with the parent's printer.
  */
+import { apiServicePrinter } from './apiregistration.js';
 import { cronJobPrinter, jobPrinter } from './batch.js';
 import { configMapPrinter, namespacePrinter, secretPrinter, serviceAccountPrinter } from './core-config.js';
 import { leasePrinter } from './coordination.js';
@@ -56,6 +57,7 @@ const byGroupResource: ReadonlyMap<string, TablePrinter> = new Map<string, Table
   ['rbac.authorization.k8s.io/clusterrolebindings', clusterRoleBindingPrinter],
   ['policy/poddisruptionbudgets', podDisruptionBudgetPrinter],
   ['scheduling.k8s.io/priorityclasses', priorityClassPrinter],
+  ['apiregistration.k8s.io/apiservices', apiServicePrinter],
 ]);
 
 /**
