@@ -41,8 +41,10 @@ function available(obj: Record<string, any>): Record<string, any> | undefined {
 
 describe('API aggregation to an extension API server (--enable-aggregator-routing)', () => {
   // The availability re-check every second rather than kube's 30 s, so that a stopped backend shows quickly.
+  let frontProxyCAPem = '';
   const fx = useServer({ controlPlaneTuning: { apiServiceResyncMs: 1000 } }, async () => {
     const frontProxyCA = await createCertificateAuthority('test-front-proxy-ca');
+    frontProxyCAPem = frontProxyCA.certPem;
     const proxyClient = await clientCert(frontProxyCA, 'front-proxy-client');
     const dir = await tempDir('capstan-aggregator-');
     extension = await startExtensionApiServer({ requestHeaderCA: frontProxyCA.certPem, allowedNames: ['front-proxy-client'], dnsNames: ['api.wardle.svc'] });
@@ -51,6 +53,11 @@ describe('API aggregation to an extension API server (--enable-aggregator-routin
       `--proxy-client-cert-file=${await writeTemp(dir, 'proxy.crt', proxyClient.cert)}`,
       `--proxy-client-key-file=${await writeTemp(dir, 'proxy.key', proxyClient.key)}`,
       '--enable-aggregator-routing=true',
+      `--requestheader-client-ca-file=${await writeTemp(dir, 'front-proxy-ca.crt', frontProxyCA.certPem)}`,
+      '--requestheader-allowed-names=front-proxy-client',
+      '--requestheader-username-headers=X-Remote-User',
+      '--requestheader-group-headers=X-Remote-Group',
+      '--requestheader-extra-headers-prefix=X-Remote-Extra-',
     ];
   });
 
@@ -67,6 +74,18 @@ describe('API aggregation to an extension API server (--enable-aggregator-routin
     const core = await fx.request('GET', `${apiServices}/v1.`);
     assert.equal(core.status, 200);
     assert.equal(core.json().spec.groupPriorityMinimum, 18000);
+  });
+
+  it('publishes kube-system/extension-apiserver-authentication for extension servers', async () => {
+    const cm = await eventually('extension-apiserver-authentication', async () => {
+      const r = await fx.request('GET', '/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication');
+      return r.status === 200 ? (r.json() as Record<string, any>) : undefined;
+    });
+    assert.equal(cm.data['requestheader-client-ca-file'].trim(), frontProxyCAPem.trim());
+    assert.equal(cm.data['requestheader-allowed-names'], '["front-proxy-client"]');
+    assert.equal(cm.data['requestheader-username-headers'], '["X-Remote-User"]');
+    assert.equal(cm.data['requestheader-group-headers'], '["X-Remote-Group"]');
+    assert.equal(cm.data['requestheader-extra-headers-prefix'], '["X-Remote-Extra-"]');
   });
 
   it('registers a CRD group version as automanaged=true and removes it with the CRD', async () => {
