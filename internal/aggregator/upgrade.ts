@@ -25,9 +25,16 @@ export function proxyUpgrade(req: IncomingMessage, res: ServerResponse, target: 
       if (head.length > 0) client.write(head);
       backend.pipe(client);
       client.pipe(backend);
+      let closed = false;
       const done = (): void => {
         backend.destroy();
         client.destroy();
+        // The response no longer owns the socket, so it would never close: the request's end
+        // (the wait group of a graceful shutdown, the request signal) is told here.
+        if (!closed) {
+          closed = true;
+          res.emit('close');
+        }
         resolve();
       };
       backend.on('close', done);

@@ -8,6 +8,7 @@
  * --enable-aggregator-routing.
  */
 import assert from 'node:assert/strict';
+import { connect } from 'node:tls';
 import { after, describe, it } from 'node:test';
 import { clientCert, createCertificateAuthority, tempDir, writeTemp } from '../support/client-certs.js';
 import { registerWardle, startExtensionApiServer, type ExtensionApiServer } from '../support/extension-apiserver.js';
@@ -213,6 +214,23 @@ describe('API aggregation to an extension API server (--enable-aggregator-routin
     const r = await fx.request('GET', `${gv}/namespaces/default/flunders/redirect`);
     assert.equal(r.status, 502);
     assert.equal(r.text, 'the backend attempted to redirect this request, which is not permitted');
+  });
+
+  it('joins an upgraded connection to the extension server', async () => {
+    const socket = connect({ host: '127.0.0.1', port: fx.port, ca: fx.ca, servername: 'localhost' });
+    await new Promise<void>((resolve, reject) => socket.once('secureConnect', resolve).once('error', reject));
+    let received = '';
+    socket.on('data', (d: Buffer) => (received += d.toString('latin1')));
+    socket.write(`GET ${gv}/namespaces/default/flunders/first/echo HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\n`);
+    await eventually('101', async () => (received.includes('\r\n\r\n') ? true : undefined));
+    assert.match(received, /^HTTP\/1.1 101 Switching Protocols\r\n/);
+    const afterHead = received.length;
+    socket.write('ping over the upgraded connection');
+    await eventually('echo', async () => (received.slice(afterHead).includes('ping over the upgraded connection') ? true : undefined));
+    socket.destroy();
+    const seen = (extension as ExtensionApiServer).seen.find((s) => s.path.endsWith('/first/echo'));
+    assert.equal(seen?.clientCN, 'front-proxy-client');
+    assert.equal(seen?.user, 'system:anonymous');
   });
 
   it('answers 503 once the backend stops and recovers when it returns', async () => {

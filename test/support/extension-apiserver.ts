@@ -5,8 +5,8 @@
  * front-proxy client certificate Capstan presents); it reads the user from X-Remote-User,
  * X-Remote-Group and X-Remote-Extra-* (recorded for the test to check). It serves the group
  * wardle.example.com/v1alpha1 with a namespaced resource flunders (get, list, create; kept in
- * memory), legacy and aggregated discovery, /openapi/v2 and /openapi/v3, and a redirecting path
- * .../flunders/redirect.
+ * memory), legacy and aggregated discovery, /openapi/v2 and /openapi/v3, a redirecting path
+ * .../flunders/redirect, and an upgrade to an "echo" protocol on any path.
  */
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -208,6 +208,14 @@ export async function startExtensionApiServer(options: ExtensionApiServerOptions
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => handle(req, res, Buffer.concat(chunks)));
+  });
+  // An upgrade to the "echo" protocol is answered 101, after which every byte is sent back.
+  server.on('upgrade', (req: IncomingMessage, socket: import('node:stream').Duplex, head: Buffer) => {
+    const cn = (socket as TLSSocket).getPeerCertificate?.()?.subject?.CN;
+    seen.push({ method: req.method ?? '', path: (req.url ?? '').split('?')[0] ?? '', ...(cn ? { clientCN: String(cn) } : {}), ...(req.headers['x-remote-user'] ? { user: String(req.headers['x-remote-user']) } : {}), groups: headerValues(req, 'x-remote-group'), extra: {} });
+    socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\n');
+    if (head.length > 0) socket.write(head);
+    socket.pipe(socket);
   });
   let port = 0;
   const start = (): Promise<void> =>
