@@ -3,7 +3,7 @@
  * /openapi/v2 (its paths under /apis/<group>/ and its definitions) is merged into this server's
  * /openapi/v2, and its /openapi/v3 document of the group version is served at
  * /openapi/v3/apis/<group>/<version>. Fetched when the APIService changes and every minute; an
- * APIService that goes away (or is no longer available) takes its part out.
+ * APIService that goes away takes its part out; one that becomes unavailable keeps its last.
  */
 import type { Logger } from '../observability/logging.js';
 import type { APIServiceIndex } from './api-services.js';
@@ -34,7 +34,8 @@ export class OpenApiAggregation {
   start(): void {
     this.deps.index.onChange((name) => {
       const api = this.deps.index.get(name);
-      if (!api || !api.service || !api.available) this.remove(name);
+      // An APIService that becomes unavailable keeps its last documents, as kube's controller does.
+      if (!api || !api.service) this.remove(name);
       else void this.refresh(api);
     });
     for (const api of this.deps.index.remote()) void this.refresh(api);
