@@ -9,7 +9,7 @@ import { request as httpRequest } from 'node:http';
 import { WebhookStatusError } from '../../../webhook/client.js';
 import type { WebhookCredentials } from '../../../webhook/kubeconfig.js';
 import type { AuthenticationResolver } from './authentication.js';
-import type { ServiceResolver } from './service-resolver.js';
+import type { AddressResolver } from './service-resolver.js';
 import type { WebhookClientConfig } from './types.js';
 
 /** A call that did not get a 2xx answer: its message (kube's text) and the code metrics report. */
@@ -57,7 +57,7 @@ export class HookClient {
   constructor(
     private readonly config: WebhookClientConfig,
     auth: AuthenticationResolver,
-    private readonly services: ServiceResolver,
+    private readonly services: AddressResolver,
   ) {
     const svc = config.service;
     this.credentials = svc ? auth.forService(svc.name, svc.namespace, svc.port ?? 443) : auth.forHost(new URL(config.url ?? '').host);
