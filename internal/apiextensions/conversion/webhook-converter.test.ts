@@ -207,6 +207,15 @@ describe('CR conversion webhook', () => {
     });
   });
 
+  it('gives up at the webhook timeout (30 s unless shortened)', async () => {
+    hook.tampers.set('/hang', () => 'hang');
+    const c = buildConverter(crd({ url: hook.url('/hang'), caBundle: hook.caBundle }), { ...noStorage, webhookTimeoutMs: 300 });
+    await assert.rejects(c.convert([v1()], 'example.com/v2'), {
+      message: `${failedPrefix} failed: conversion webhook for /, Kind= failed: Post "${hook.url('/hang')}?timeout=1s": context deadline exceeded`,
+    });
+    c.close?.();
+  });
+
   it('refuses a server its caBundle does not trust', async () => {
     const c = buildConverter(crd({ url: hook.url('/untrusted') }), noStorage);
     await assert.rejects(c.convert([v1()], 'example.com/v2'), {
