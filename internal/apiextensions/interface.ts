@@ -120,6 +120,15 @@ export interface VersionSchema {
   readonly typeResolver: TypeResolver;
 }
 
+/** How a conversion is asked for. */
+export interface ConvertOptions {
+  /**
+   * The objects are the items of one list (one webhook call for all of them, kube's list messages);
+   * by default, a single object is converted as an object and several as a list.
+   */
+  readonly list?: boolean;
+}
+
 /**
  * Converts custom resources between a CRD's versions (strategy None: the apiVersion changes; Webhook:
  * a ConversionReview). Built once per CRD generation.
@@ -127,8 +136,13 @@ export interface VersionSchema {
 export interface CustomResourceConverter {
   /**
    * The objects in apiVersion ("group/version"), in order; an object already there is returned as
-   * it is. Rejects with a StatusError (kube's 500 "conversion webhook for ... failed: ...") when the
-   * webhook fails or answers wrongly. Never mutates its input.
+   * it is (and for None, the others share everything but apiVersion with the input: treat input
+   * and output as immutable). Rejects with a StatusError (a ConversionError: kube's 500
+   * InternalError "Internal error occurred: conversion for ... failed: ..." that reads answer;
+   * its toWriteError() is what writes answer) when the version is not the CRD's, or the webhook
+   * fails or answers wrongly. Never mutates its input.
    */
-  convert(objects: readonly KubeObject[], apiVersion: string): Promise<KubeObject[]>;
+  convert(objects: readonly KubeObject[], apiVersion: string, options?: ConvertOptions): Promise<KubeObject[]>;
+  /** Ends the webhook client's kept-alive connections; call when the CRD generation is replaced. */
+  close?(): void;
 }
