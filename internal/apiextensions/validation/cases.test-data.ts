@@ -329,4 +329,65 @@ export const cases: Case[] = [
       "metadata.annotations[api-approved.kubernetes.io]: Required value: protected groups must have approval annotation \"api-approved.kubernetes.io\", see https://github.com/kubernetes/enhancements/pull/1111",
     ],
   },
+  {
+    name: 'too many selectable fields',
+    edit: (c) => {
+      const fields = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'];
+      for (const f of fields) spec(c).properties[f] = { type: 'boolean' };
+      v(c).selectableFields = fields.map((f) => ({ jsonPath: `.spec.${f}` }));
+    },
+    want: [
+      "spec.selectableFields: Too many: 9: must have at most 8 items",
+    ],
+  },
+  {
+    name: 'a webhook URL without scheme or host',
+    edit: (c) => {
+      c.spec.conversion = { strategy: 'Webhook', webhook: { clientConfig: { url: 'conv.example.com/x' }, conversionReviewVersions: ['v1beta1'] } };
+    },
+    want: [
+      "spec.conversion.webhookClientConfig.url: Invalid value: \"\": 'https' is the only allowed URL scheme; desired format: https://host[/path]",
+      "spec.conversion.webhookClientConfig.url: Invalid value: \"\": host must be specified; desired format: https://host[/path]",
+    ],
+  },
+  {
+    name: 'a non-object root with the status subresource',
+    edit: (c) => {
+      v(c).subresources = { status: {} };
+      root(c).type = 'array';
+      root(c).items = { type: 'string' };
+    },
+    want: [
+      "spec.validation.openAPIV3Schema.type: Invalid value: \"array\": only \"object\" is allowed as the type at the root of the schema if the status subresource is enabled",
+      "spec.validation.openAPIV3Schema.type: Invalid value: \"array\": must be object at the root",
+    ],
+  },
+  {
+    name: 'junctor details: nested additionalProperties, map types, patterns and items completeness',
+    edit: (c) => {
+      spec(c).properties.list = { type: 'array', items: { type: 'string' } };
+      spec(c).properties.size = { type: 'integer', not: { additionalProperties: { type: 'string' }, 'x-kubernetes-map-type': 'atomic', 'x-kubernetes-validations': [{ rule: 'true' }] } };
+      root(c).oneOf = [{ properties: { spec: { properties: { list: { items: { properties: { x: { pattern: '(' } } } } } } } }];
+      spec(c).properties.lookahead = { type: 'string', pattern: '^(?=a)' };
+    },
+    want: [
+      "spec.validation.openAPIV3Schema.oneOf[0].properties[spec].properties[list].items.properties[x].pattern: Invalid value: \"(\": must be a valid regular expression, but isn't: error parsing regexp: missing closing ): `(`",
+      "spec.validation.openAPIV3Schema.properties[spec].properties[list].items.properties[x]: Required value: because it is defined in spec.validation.openAPIV3Schema.oneOf[0].properties[spec].properties[list].items.properties[x]",
+      "spec.validation.openAPIV3Schema.properties[spec].properties[lookahead].pattern: Invalid value: \"^(?=a)\": must be a valid regular expression, but isn't: error parsing regexp: invalid or unsupported Perl syntax: `(?=`",
+      "spec.validation.openAPIV3Schema.properties[spec].properties[size].not.additionalProperties: Forbidden: must be undefined to be structural",
+      "spec.validation.openAPIV3Schema.properties[spec].properties[size].not.x-kubernetes-map-type: Forbidden: must be undefined to be structural",
+      "spec.validation.openAPIV3Schema.properties[spec].properties[size].not.x-kubernetes-validations: Forbidden: must be empty to be structural",
+      "spec.validation.openAPIV3Schema.properties[spec].properties[size].not.type: Required value: must be object if x-kubernetes-map-type is specified",
+    ],
+  },
+  {
+    name: 'set items that may be null, and a nested set',
+    edit: (c) => {
+      spec(c).properties.s = { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' }, nullable: true } };
+    },
+    want: [
+      "spec.validation.openAPIV3Schema.properties[spec].properties[s].items.x-kubernetes-list-type: Invalid value: \"set\": must be atomic as item of a list with x-kubernetes-list-type=set",
+      "spec.validation.openAPIV3Schema.properties[spec].properties[s].items.nullable: Forbidden: cannot be nullable when x-kubernetes-list-type is set",
+    ],
+  },
 ];

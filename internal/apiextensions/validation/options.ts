@@ -27,7 +27,7 @@ export interface ValidationOptions {
   readonly requireMapListKeysMapSetValidation: boolean;
   /** A conversion webhook caBundle that does not parse is let through. */
   readonly allowInvalidCABundle: boolean;
-  /** On update: each version's schema before the write (CEL cost ratcheting). */
+  /** On update: each version's schema before the write, by version name (CEL cost ratcheting). */
   readonly oldSchemas?: ReadonlyMap<string, JSONSchemaProps>;
   /** On update: the top-level schema before the write. */
   readonly oldTopLevelSchema?: JSONSchemaProps;

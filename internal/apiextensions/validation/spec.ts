@@ -152,7 +152,7 @@ export function validateSpec(spec: Json, baseOpts: ValidationOptions): FieldErro
   for (const f of ['plural', 'singular', 'kind', 'listKind']) if (!str(names[f])) errs.push(required(`spec.names.${f}`, ''));
   errs.push(...validateNames(names, 'spec.names'));
   const anyStatus = hasStatus(spec.subresources) || versions.some((v) => hasStatus(v.subresources));
-  errs.push(...validateCustomResourceValidation({ validation: spec.validation, statusEnabled: anyStatus, path: 'spec.validation', opts, oldSchema: opts.oldTopLevelSchema }));
+  errs.push(...validateCustomResourceValidation({ validation: spec.validation, statusEnabled: anyStatus, path: 'spec.validation', opts, oldSchema: opts.oldTopLevelSchema ?? opts.oldSchemas?.get(str(spec.version)) }));
   errs.push(...validateSubresources(spec.subresources, 'spec.subresources'));
   topColumns.forEach((c, i) => errs.push(...validateColumn((asSchema(c) ?? {}) as Json, indexPath('spec.additionalPrinterColumns', i))));
   const selectable = Array.isArray(spec.selectableFields) ? spec.selectableFields : [];

@@ -52,16 +52,29 @@ function isIntOrStringAnyOf(anyOf: unknown): boolean {
   return list.length === 2 && isBareType(list[0] as JSONSchemaProps, 'integer') && isBareType(list[1] as JSONSchemaProps, 'string');
 }
 
-function patternErrors(s: JSONSchemaProps, path: string): FieldError[] {
-  const pattern = str(s.pattern);
-  if (!pattern) return [];
+/** Go's regexp (RE2) compile error for pattern, in Go's words where they can be told apart, or undefined. */
+export function goRegexpError(pattern: string): string | undefined {
+  const perl = /\(\?(?:<[=!]|[=!])/.exec(pattern);
+  if (perl) return `invalid or unsupported Perl syntax: \`${perl[0]}\``;
+  const backref = /\\[1-9]/.exec(pattern);
+  if (backref) return `invalid escape sequence: \`${backref[0]}\``;
   try {
     new RegExp(pattern);
-    return [];
+    return undefined;
   } catch (e) {
-    const why = (e as Error).message.replace(/^Invalid regular expression: /, '');
-    return [invalid(childPath(path, 'pattern'), pattern, `must be a valid regular expression, but isn't: error parsing regexp: ${why}`)];
+    const why = (e as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
+    if (why === 'Unterminated group') return `missing closing ): \`${pattern}\``;
+    if (why === "Unmatched ')'") return `unexpected ): \`${pattern}\``;
+    if (why === 'Unterminated character class') return `missing closing ]: \`${pattern.slice(pattern.lastIndexOf('['))}\``;
+    if (why === 'Nothing to repeat') return `missing argument to repetition operator: \`${/[*+?{]/.exec(pattern)?.[0] ?? '*'}\``;
+    return why;
   }
+}
+
+function patternErrors(s: JSONSchemaProps, path: string): FieldError[] {
+  const pattern = str(s.pattern);
+  const err = pattern ? goRegexpError(pattern) : undefined;
+  return err ? [invalid(childPath(path, 'pattern'), pattern, `must be a valid regular expression, but isn't: error parsing regexp: ${err}`)] : [];
 }
 
 /** validateValueValidation: the junctors of a node and its pattern. */

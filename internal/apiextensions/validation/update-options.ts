@@ -54,8 +54,10 @@ export function updateOptions(old: KubeObject): ValidationOptions {
   const established = isConditionTrue(old, 'Established');
   const oldSchemas = new Map<string, JSONSchemaProps>();
   const top = openAPIV3SchemaOf(oldSpec.validation);
+  // A schema may move between the top level and the versions without changing (the stored form
+  // hoists what every version shares): look it up by version name either way.
   for (const v of versionsOf(oldSpec)) {
-    const s = openAPIV3SchemaOf(v.schema);
+    const s = openAPIV3SchemaOf(v.schema) ?? top;
     if (s && typeof v.name === 'string') oldSchemas.set(v.name, s);
   }
   return {
