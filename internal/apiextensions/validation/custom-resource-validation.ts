@@ -7,6 +7,7 @@
 import { childPath, forbidden, invalid, type FieldError } from '../../validation/field-error.js';
 import { validateCrdCelRules } from '../cel/index.js';
 import type { JSONSchemaProps } from '../interface.js';
+import { compileVersionSchema } from '../schema/index.js';
 import { validateDefaults } from './defaults.js';
 import type { ValidationOptions } from './options.js';
 import { validateOpenAPISchema } from './schema-props.js';
@@ -104,6 +105,14 @@ export function validateCustomResourceValidation(input: CustomResourceValidation
   // against a broken schema would not be actionable.
   if (celAllowed && schemaErrs.length === 0) errs.push(...validateCrdCelRules(schema, schemaPath, input.oldSchema));
   if (errs.length === 0) errs.push(...structuralInitErrs);
+  // As kube does, make sure a validator can be built from a schema that passed every rule.
+  if (errs.length === 0) {
+    try {
+      compileVersionSchema(schema);
+    } catch (e) {
+      errs.push(invalid(path, '', `error building validator: ${(e as Error).message}`));
+    }
+  }
   return errs;
 }
 

@@ -56,26 +56,32 @@ export function hasEntries(v: unknown): boolean {
   return !!o && Object.keys(o).length > 0;
 }
 
+function listHas(v: unknown, pred: (s: JSONSchemaProps) => boolean): boolean {
+  if (!Array.isArray(v)) return false;
+  for (const x of v) if (schemaHas(asSchema(x), pred)) return true;
+  return false;
+}
+
+function mapHas(v: unknown, pred: (s: JSONSchemaProps) => boolean): boolean {
+  const o = asJson(v);
+  if (!o) return false;
+  for (const k in o) if (schemaHas(asSchema(o[k]), pred)) return true;
+  return false;
+}
+
 /**
  * Calls pred on s and every sub-schema below it (items, allOf, anyOf, oneOf, not, properties,
  * additionalProperties, patternProperties, additionalItems, definitions, dependencies) and says
- * whether pred held anywhere. Never mutates.
+ * whether pred held anywhere. Allocates nothing per node: big CRDs are walked several times.
+ * Never mutates.
  */
 export function schemaHas(s: JSONSchemaProps | undefined, pred: (s: JSONSchemaProps) => boolean): boolean {
   if (!s) return false;
   if (pred(s)) return true;
-  if (Array.isArray(s.items)) {
-    if (s.items.some((i) => schemaHas(asSchema(i), pred))) return true;
-  } else if (schemaHas(asSchema(s.items), pred)) return true;
-  for (const list of [s.allOf, s.anyOf, s.oneOf]) if (schemaList(list).some((x) => schemaHas(x, pred))) return true;
+  if (Array.isArray(s.items) ? listHas(s.items, pred) : schemaHas(asSchema(s.items), pred)) return true;
+  if (listHas(s.allOf, pred) || listHas(s.anyOf, pred) || listHas(s.oneOf, pred)) return true;
   if (schemaHas(asSchema(s.not), pred)) return true;
-  for (const map of [s.properties, s.patternProperties, s.definitions]) {
-    if (schemaEntries(map).some(([, x]) => schemaHas(x, pred))) return true;
-  }
-  if (schemaHas(asSchema(s.additionalProperties), pred)) return true;
-  if (schemaHas(asSchema(s.additionalItems), pred)) return true;
-  for (const [, d] of Object.entries((asSchema(s.dependencies) ?? {}) as Json)) {
-    if (!Array.isArray(d) && schemaHas(asSchema(d), pred)) return true;
-  }
-  return false;
+  if (mapHas(s.properties, pred) || mapHas(s.patternProperties, pred) || mapHas(s.definitions, pred)) return true;
+  if (schemaHas(asSchema(s.additionalProperties), pred) || schemaHas(asSchema(s.additionalItems), pred)) return true;
+  return mapHas(s.dependencies, pred);
 }

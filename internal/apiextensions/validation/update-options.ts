@@ -20,9 +20,16 @@ export function isConditionTrue(crd: KubeObject, type: string): boolean {
   return Array.isArray(conditions) && conditions.some((c) => (asSchema(c) as Json | undefined)?.type === type && (asSchema(c) as Json).status === 'True');
 }
 
-/** kube's schemaIsNonStructural. */
+const nonStructural = new WeakMap<JSONSchemaProps, boolean>();
+
+/** kube's schemaIsNonStructural (remembered per schema object: an update asks more than once). */
 export function isNonStructural(schema: JSONSchemaProps): boolean {
-  return structuralConversionError(schema) !== undefined || validateStructural(schema, 'openAPIV3Schema').length > 0;
+  let found = nonStructural.get(schema);
+  if (found === undefined) {
+    found = structuralConversionError(schema) !== undefined || validateStructural(schema, 'openAPIV3Schema').length > 0;
+    nonStructural.set(schema, found);
+  }
+  return found;
 }
 
 function hasNonAtomicSetType(s: JSONSchemaProps): boolean {
