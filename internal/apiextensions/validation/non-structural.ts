@@ -1,9 +1,11 @@
 /**
  * What kube's nonstructuralschema controller reports in the NonStructuralSchema condition of a
- * CRD (v1 form, as served): preserveUnknownFields set, or a version schema that is not
- * structural. The controllers helper turns the result into the condition.
+ * CRD (read in the v1 form, as kube's controller reads it): preserveUnknownFields set, or a
+ * version schema that is not structural. The controllers helper turns the result into the
+ * condition.
  */
 import type { KubeObject } from '../../../api/meta/types.js';
+import { crdAsV1 } from '../../registry/apiextensions/customresourcedefinitions/conversion.js';
 import { fieldErrorsMessage, indexPath, invalid, type FieldError } from '../../validation/field-error.js';
 import { openAPIV3SchemaOf } from './custom-resource-validation.js';
 import { asSchema, str, type Json } from './schema-walk.js';
@@ -19,11 +21,14 @@ export interface NonStructuralSchemaFinding {
 }
 
 /**
- * kube's calculateCondition over a CRD in the v1 form: undefined when every schema is structural
+ * kube's calculateCondition over a CRD, given in the v1 form or in the stored form (read as v1, so
+ * paths are spec.versions[i].schema.openAPIV3Schema...): undefined when every schema is structural
  * and preserveUnknownFields is not true (the condition is then removed). Never mutates.
  */
 export function structuralSchemaErrors(crd: KubeObject): NonStructuralSchemaFinding | undefined {
-  const spec = (asSchema(crd.spec) ?? {}) as Json;
+  const given = (asSchema(crd.spec) ?? {}) as Json;
+  const isStored = typeof given.version === 'string' || given.validation !== undefined;
+  const spec = isStored ? ((asSchema(crdAsV1(crd).spec) ?? {}) as Json) : given;
   const errs: FieldError[] = [];
   if (spec.preserveUnknownFields === true) errs.push(invalid('spec.preserveUnknownFields', true, 'must be false'));
   const versions = Array.isArray(spec.versions) ? spec.versions : [];

@@ -172,6 +172,10 @@ describe('NonStructuralSchema findings', () => {
     });
     assert.deepEqual(structuralSchemaErrors(crd)?.message, '[spec.preserveUnknownFields: Invalid value: true: must be false, spec.versions[1].schema.openAPIV3Schema.properties[spec].properties[a].type: Required value: must not be empty for specified object fields]');
     assert.equal(structuralSchemaErrors(crd)?.reason, 'Violations');
+    const single = v1CRD((c) => (c.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.b = {}));
+    const expected = 'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[b].type: Required value: must not be empty for specified object fields';
+    assert.equal(structuralSchemaErrors(single)?.message, expected);
+    assert.equal(structuralSchemaErrors(stored(single))?.message, expected, 'the stored form is read as v1');
     const refd = v1CRD((c) => (c.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.a = { $ref: '#/x' }));
     assert.deepEqual(structuralSchemaErrors(refd), { reason: 'StructuralError', message: "failed to check validation schema for version v1: OpenAPIV3Schema '$ref' is not supported", errors: [] });
   });
