@@ -390,4 +390,15 @@ export const cases: Case[] = [
       "spec.validation.openAPIV3Schema.properties[spec].properties[s].items.nullable: Forbidden: cannot be nullable when x-kubernetes-list-type is set",
     ],
   },
+  {
+    name: 'a generated name cannot be plural.group',
+    edit: (c) => {
+      c.metadata.generateName = 'widgets-';
+      c.metadata.name = 'widgets-x7k2p';
+    },
+    want: [
+      "metadata.generateName: Invalid value: \"widgets-\": must be spec.names.plural+\".\"+spec.group",
+      "metadata.name: Invalid value: \"widgets-x7k2p\": must be spec.names.plural+\".\"+spec.group",
+    ],
+  },
 ];

@@ -103,9 +103,15 @@ export function validateStoredVersions(obj: KubeObject): FieldError[] {
 function validateName(obj: KubeObject): FieldError[] {
   const spec = specOf(obj);
   const names = (asSchema(spec.names) ?? {}) as Json;
+  const wanted = `${str(names.plural)}.${str(spec.group)}`;
+  const detail = 'must be spec.names.plural+"."+spec.group';
+  const errs: FieldError[] = [];
+  // kube runs the name rule over generateName too, so a generated CRD name can never fit.
+  const generateName = obj.metadata.generateName ?? '';
+  if (generateName && generateName !== wanted) errs.push(invalid('metadata.generateName', generateName, detail));
   const name = obj.metadata.name ?? '';
-  if (name && name !== `${str(names.plural)}.${str(spec.group)}`) return [invalid('metadata.name', name, 'must be spec.names.plural+"."+spec.group')];
-  return [];
+  if (name && name !== wanted) errs.push(invalid('metadata.name', name, detail));
+  return errs;
 }
 
 /**
