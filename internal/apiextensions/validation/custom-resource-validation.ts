@@ -8,7 +8,7 @@ import { childPath, forbidden, invalid, type FieldError } from '../../validation
 import { validateCrdCelRules } from '../cel/index.js';
 import type { JSONSchemaProps } from '../interface.js';
 import { compileVersionSchema } from '../schema/index.js';
-import { validateDefaults } from './defaults.js';
+import { unprunedDefault, validateDefaults } from './defaults.js';
 import type { ValidationOptions } from './options.js';
 import { validateOpenAPISchema } from './schema-props.js';
 import { asSchema, isSet, str } from './schema-walk.js';
@@ -93,7 +93,12 @@ export function validateCustomResourceValidation(input: CustomResourceValidation
       const structuralErrs = validateStructural(schema, schemaPath);
       if (structuralErrs.length > 0) errs.push(...structuralErrs);
       else {
-        const defaultErrs = validateDefaults(schema, schemaPath, opts.requirePrunedDefaults);
+        let defaultErrs = validateDefaults(schema, schemaPath, true);
+        const unpruned = (e: FieldError) => e.detail === unprunedDefault;
+        const requirePruned = opts.requirePrunedDefaults;
+        if (defaultErrs.some(unpruned) && !(typeof requirePruned === 'function' ? requirePruned() : requirePruned)) {
+          defaultErrs = defaultErrs.filter((e) => !unpruned(e));
+        }
         if (defaultErrs.length > 0) errs.push(...defaultErrs);
         else celAllowed = true;
       }

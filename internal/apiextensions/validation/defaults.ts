@@ -32,6 +32,9 @@ function defaultedNodes(s: JSONSchemaProps, path: string, insideMeta: boolean, o
   }
 }
 
+/** The detail of a default that pruning would change. */
+export const unprunedDefault = 'must not have unknown fields';
+
 function slot(i: number): string {
   return `d${i}`;
 }
@@ -82,7 +85,7 @@ export function validateDefaults(
     }
     for (const i of [...unpruned].sort((a, b) => a - b)) {
       const n = nodes[i] as DefaultedNode;
-      errs.push(invalid(childPath(n.path, 'default'), n.schema.default, 'must not have unknown fields'));
+      errs.push(invalid(childPath(n.path, 'default'), n.schema.default, unprunedDefault));
     }
   }
   errs.push(...compiled.validate(wrapper, undefined, { ratcheting: false }).map((e) => remap(e, nodes)));

@@ -19,8 +19,11 @@ export interface ValidationOptions {
   readonly requireValidPropertyType: boolean;
   /** Schemas must be structural. */
   readonly requireStructuralSchema: boolean;
-  /** Defaults must survive pruning unchanged. */
-  readonly requirePrunedDefaults: boolean;
+  /**
+   * Defaults must survive pruning unchanged. A function is asked only when some default would
+   * not (on update it checks the old schemas, which costs a compile).
+   */
+  readonly requirePrunedDefaults: boolean | (() => boolean);
   /** Items of x-kubernetes-list-type=set lists must be atomic. */
   readonly requireAtomicSetType: boolean;
   /** Map list keys required or defaulted and not nullable; set and map items not nullable. */

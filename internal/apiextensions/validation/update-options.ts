@@ -7,7 +7,7 @@ import type { KubeObject } from '../../../api/meta/types.js';
 import type { JSONSchemaProps } from '../interface.js';
 import { hasInvalidCABundle } from './conversion.js';
 import { hasInvalidType, openAPIV3SchemaOf } from './custom-resource-validation.js';
-import { validateDefaults } from './defaults.js';
+import { unprunedDefault, validateDefaults } from './defaults.js';
 import { validateMapListKeysMapSet } from './list-types.js';
 import type { ValidationOptions } from './options.js';
 import { asSchema, isSet, itemsSchema, type Json } from './schema-walk.js';
@@ -42,7 +42,7 @@ function hasNonAtomicSetType(s: JSONSchemaProps): boolean {
 
 function hasUnprunedDefaults(schema: JSONSchemaProps): boolean {
   if (isNonStructural(schema)) return false;
-  return validateDefaults(schema, 'openAPIV3Schema', true).some((e) => e.detail === 'must not have unknown fields');
+  return validateDefaults(schema, 'openAPIV3Schema', true).some((e) => e.detail === unprunedDefault);
 }
 
 function allVersionsSpecifySchema(spec: Json): boolean {
@@ -60,6 +60,7 @@ export function updateOptions(old: KubeObject): ValidationOptions {
   const conversion = asSchema(oldSpec.conversion) as Json | undefined;
   const established = isConditionTrue(old, 'Established');
   const oldSchemas = new Map<string, JSONSchemaProps>();
+  let prunedDefaults: boolean | undefined;
   const top = openAPIV3SchemaOf(oldSpec.validation);
   // A schema may move between the top level and the versions without changing (the stored form
   // hoists what every version shares): look it up by version name either way.
@@ -74,7 +75,7 @@ export function updateOptions(old: KubeObject): ValidationOptions {
     requireOpenAPISchema: allVersionsSpecifySchema(oldSpec),
     requireValidPropertyType: !specHasSchemaWith(oldSpec, hasInvalidType),
     requireStructuralSchema: !schemasOf(oldSpec).some(isNonStructural),
-    requirePrunedDefaults: !schemasOf(oldSpec).some(hasUnprunedDefaults),
+    requirePrunedDefaults: () => (prunedDefaults ??= !schemasOf(oldSpec).some(hasUnprunedDefaults)),
     requireAtomicSetType: !specHasSchemaWith(oldSpec, hasNonAtomicSetType),
     requireMapListKeysMapSetValidation: !specHasSchemaWith(oldSpec, (s) => validateMapListKeysMapSet(s, '').length > 0),
     allowInvalidCABundle: !established || hasInvalidCABundle(conversion),
