@@ -7,6 +7,7 @@
 import { childPath, forbidden, invalid, type FieldError } from '../../validation/field-error.js';
 import { validateCrdCelRules } from '../cel/index.js';
 import type { JSONSchemaProps } from '../interface.js';
+import { semanticEqual } from '../../registry/core/shared/semantic-equal.js';
 import { compileVersionSchema } from '../schema/index.js';
 import { unprunedDefault, validateDefaults } from './defaults.js';
 import type { ValidationOptions } from './options.js';
@@ -82,6 +83,10 @@ export function validateCustomResourceValidation(input: CustomResourceValidation
   if (!schema) return [];
   const schemaPath = childPath(path, 'openAPIV3Schema');
   const errs: FieldError[] = [];
+  // A schema an update leaves as it was has had its defaults checked and its validator built when
+  // it was written: both cost a schema compile, so they are not redone (kube likewise ratchets
+  // checks of unchanged schemas).
+  const unchanged = input.oldSchema !== undefined && semanticEqual(input.oldSchema, schema);
   if (statusEnabled) errs.push(...validateRootWithStatus(schema, path));
   if (schema.nullable === true) errs.push(forbidden(childPath(path, 'openAPIV3Schema.nullable'), 'nullable cannot be true at the root'));
   let structuralInitErrs: FieldError[] = [];
@@ -92,6 +97,7 @@ export function validateCustomResourceValidation(input: CustomResourceValidation
     else {
       const structuralErrs = validateStructural(schema, schemaPath);
       if (structuralErrs.length > 0) errs.push(...structuralErrs);
+      else if (unchanged) celAllowed = true;
       else {
         let defaultErrs = validateDefaults(schema, schemaPath, true);
         const unpruned = (e: FieldError) => e.detail === unprunedDefault;
@@ -111,7 +117,7 @@ export function validateCustomResourceValidation(input: CustomResourceValidation
   if (celAllowed && schemaErrs.length === 0) errs.push(...validateCrdCelRules(schema, schemaPath, input.oldSchema));
   if (errs.length === 0) errs.push(...structuralInitErrs);
   // As kube does, make sure a validator can be built from a schema that passed every rule.
-  if (errs.length === 0) {
+  if (errs.length === 0 && !unchanged) {
     try {
       compileVersionSchema(schema);
     } catch (e) {
