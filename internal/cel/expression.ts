@@ -16,7 +16,7 @@ import { AuthorizationPending, costLimitExceededMessage, runWith, type AuthzBind
 import { originalOffset, preprocessOptionalSyntax } from './optional-syntax.js';
 import { fromCel, toCel } from './values.js';
 
-export { fromCel, toCel } from './values.js';
+export { fromCel, optionalInput, PreparedCelInput, toCel } from './values.js';
 export type { AuthzBinding } from './eval-context.js';
 
 /** kube's per-expression runtime cost limit (celconfig.PerCallLimit). */
