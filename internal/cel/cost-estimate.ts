@@ -40,8 +40,8 @@ export interface CostEstimate {
 const dyn: StaticType = { kind: 'dyn' };
 const bool: StaticType = { kind: 'bool' };
 const int: StaticType = { kind: 'int' };
-/** The size assumed when nothing bounds a value: kube's 3 MiB request limit. */
-export const unboundedSize = 3 * 1024 * 1024;
+/** The size of map keys when iterating a map (kube's estimate: anything a request can hold). */
+const mapKeySize = 3 * 1024 * 1024 - 2;
 
 const stringTraversal = 0.1;
 const regexFactor = 0.25;
@@ -56,8 +56,14 @@ const stringTraversing = new Set(['lowerAscii', 'upperAscii', 'trim', 'replace',
 // List functions that walk the whole list.
 const listTraversing = new Set(['isSorted', 'sum', 'min', 'max', 'indexOf', 'lastIndexOf', 'join', 'reverse', 'distinct', 'flatten', 'slice']);
 
+/** cel-go's size of a value with no estimate (math.MaxUint64): whatever uses it is over any limit. */
+export const unknownSize = 18446744073709551615;
+const scalars = new Set(['int', 'uint', 'double', 'bool', 'null', 'timestamp', 'duration', 'type']);
+
+/** A type's largest size: its estimate, 1 for a computed scalar, else unknown. */
 function sizeOf(t: StaticType): number {
-  return t.maxSize ?? unboundedSize;
+  if (t.maxSize !== undefined) return t.maxSize;
+  return scalars.has(t.kind) ? 1 : unknownSize;
 }
 
 function constType(e: Expr): StaticType {
@@ -116,7 +122,8 @@ export function estimateCost(expression: string, variables: ReadonlyMap<string, 
       }
       case 'selectExpr': {
         const operand = walk(k.value.operand, scope);
-        if (k.value.testOnly) return { cost: operand.cost + 1, type: bool };
+        // kube's estimates charge nothing for a presence test.
+        if (k.value.testOnly) return { cost: 0, type: bool };
         return { cost: operand.cost + 1, type: member(operand.type, k.value.field) };
       }
       case 'listExpr': {
@@ -148,10 +155,10 @@ export function estimateCost(expression: string, variables: ReadonlyMap<string, 
         const inner = new Map(scope);
         const rt = range.type;
         if (c.iterVar2) {
-          inner.set(c.iterVar, rt.kind === 'map' ? { kind: 'string', maxSize: unboundedSize } : int);
+          inner.set(c.iterVar, rt.kind === 'map' ? { kind: 'string', maxSize: mapKeySize } : int);
           inner.set(c.iterVar2, rt.elem ?? dyn);
         } else {
-          inner.set(c.iterVar, rt.kind === 'list' ? (rt.elem ?? dyn) : rt.kind === 'map' ? { kind: 'string', maxSize: unboundedSize } : dyn);
+          inner.set(c.iterVar, rt.kind === 'list' ? (rt.elem ?? dyn) : rt.kind === 'map' ? { kind: 'string', maxSize: mapKeySize } : dyn);
         }
         // The accumulator of map()/filter() grows to the range's size; all()/exists() keep a bool.
         const accu: StaticType = init.type.kind === 'list' ? { kind: 'list', elem: dyn, maxSize: n } : init.type;
@@ -176,7 +183,9 @@ export function estimateCost(expression: string, variables: ReadonlyMap<string, 
     const args = argExprs.map((a) => walk(a, scope));
     const argCost = (target?.cost ?? 0) + args.reduce((s, a) => s + a.cost, 0);
     const t0 = target?.type ?? args[0]?.type ?? dyn;
-    const a0 = target ? args[0] : args[1];
+    const a0 = (target ? args[0] : args[1])?.type ?? dyn;
+    const traverse = (t: StaticType) => Math.ceil(sizeOf(t) * stringTraversal);
+    const str = (maxSize: number): StaticType => ({ kind: 'string', maxSize });
     switch (fn) {
       case '_&&_':
       case '_||_':
@@ -195,7 +204,7 @@ export function estimateCost(expression: string, variables: ReadonlyMap<string, 
         const [l, r] = [args[0]!.type, args[1]!.type];
         if (l.kind === 'string' || r.kind === 'string' || l.kind === 'bytes') {
           const size = sizeOf(l) + sizeOf(r);
-          return { cost: argCost + 1 + Math.ceil(size * stringTraversal), type: { kind: l.kind === 'bytes' ? 'bytes' : 'string', maxSize: size } };
+          return { cost: argCost + Math.ceil(size * stringTraversal), type: { kind: l.kind === 'bytes' ? 'bytes' : 'string', maxSize: size } };
         }
         if (l.kind === 'list' || r.kind === 'list') return { cost: argCost + 1, type: { kind: 'list', elem: l.elem ?? r.elem ?? dyn, maxSize: sizeOf(l) + sizeOf(r) } };
         return { cost: argCost + 1, type: arithmetic(l, r) };
@@ -209,52 +218,75 @@ export function estimateCost(expression: string, variables: ReadonlyMap<string, 
         return { cost: argCost + 1, type: args[0]!.type };
       case '_==_':
       case '_!=_':
+        // Equality traverses the smaller side (0 for a schema's scalars, 1 for computed ones).
+        return { cost: argCost + Math.ceil(Math.min(sizeOf(args[0]!.type), sizeOf(args[1]!.type)) * stringTraversal), type: bool };
       case '_<_':
       case '_<=_':
       case '_>_':
       case '_>=_': {
         const l = args[0]!.type;
-        const traversal = l.kind === 'string' || l.kind === 'bytes' ? Math.ceil(Math.min(sizeOf(l), sizeOf(args[1]!.type)) * stringTraversal) : 0;
-        return { cost: argCost + 1 + traversal, type: bool };
+        const stringy = l.kind === 'string' || l.kind === 'bytes';
+        return { cost: argCost + (stringy ? Math.ceil(Math.min(sizeOf(l), sizeOf(args[1]!.type)) * stringTraversal) : 1), type: bool };
       }
       case '@in': {
         const container = args[1]!.type;
-        return { cost: argCost + 1 + (container.kind === 'list' ? sizeOf(container) : 0), type: bool };
+        return { cost: argCost + (container.kind === 'map' ? 1 : sizeOf(container)), type: bool };
       }
       case 'matches':
       case 'find':
       case 'findAll': {
-        const str = target ? t0 : args[0]!.type;
+        const s0 = target ? t0 : args[0]!.type;
         const re = target ? args[0]!.type : args[1]!.type;
-        const cost = Math.ceil(sizeOf(str) * stringTraversal) * Math.ceil(sizeOf(re) * regexFactor);
-        const type: StaticType = fn === 'matches' ? bool : fn === 'find' ? { kind: 'string', maxSize: sizeOf(str) } : { kind: 'list', elem: { kind: 'string', maxSize: sizeOf(str) }, maxSize: sizeOf(str) };
-        return { cost: argCost + 1 + cost, type };
+        const cost = Math.max(1, traverse(s0)) * Math.ceil(sizeOf(re) * regexFactor);
+        const type: StaticType = fn === 'matches' ? bool : fn === 'find' ? str(sizeOf(s0)) : { kind: 'list', elem: str(sizeOf(s0)), maxSize: sizeOf(s0) };
+        return { cost: argCost + cost, type };
       }
       case 'contains':
-        if (t0.kind === 'list') return { cost: argCost + 1 + sizeOf(t0), type: bool };
-        return { cost: argCost + 1 + Math.ceil(sizeOf(t0) * stringTraversal) * Math.ceil(sizeOf(a0?.type ?? dyn) * stringTraversal), type: bool };
+        return { cost: argCost + traverse(t0) * traverse(a0), type: bool };
       case 'startsWith':
       case 'endsWith':
-        return { cost: argCost + 1 + Math.ceil(sizeOf(a0?.type ?? dyn) * stringTraversal), type: bool };
+        return { cost: argCost + traverse(a0), type: bool };
+      case 'lowerAscii':
+      case 'upperAscii':
+      case 'trim':
+      case 'reverse':
+        if (t0.kind === 'list') return { cost: argCost + sizeOf(t0), type: t0 };
+        return { cost: argCost + traverse(t0), type: str(sizeOf(t0)) };
+      case 'replace':
+        return { cost: argCost + 2 * traverse(t0), type: str(sizeOf(t0)) };
       case 'split':
-        return { cost: argCost + 1 + Math.ceil(sizeOf(t0) * stringTraversal), type: { kind: 'list', elem: { kind: 'string', maxSize: sizeOf(t0) }, maxSize: sizeOf(t0) } };
+        return { cost: argCost + 1 + traverse(t0), type: { kind: 'list', elem: str(sizeOf(t0)), maxSize: sizeOf(t0) } };
+      case 'join': {
+        const elem = t0.elem ?? dyn;
+        return { cost: argCost + 1 + sizeOf(t0) * traverse(elem), type: str(sizeOf(t0) * sizeOf(elem)) };
+      }
+      case 'isSorted':
+      case 'sum':
+      case 'min':
+      case 'max':
+        if (t0.kind !== 'list') break;
+        return { cost: argCost + sizeOf(t0) * (1 + traverse(t0.elem ?? dyn)), type: fn === 'isSorted' ? bool : (t0.elem ?? dyn) };
+      case 'indexOf':
+      case 'lastIndexOf':
+        if (t0.kind === 'list') return { cost: argCost + sizeOf(t0) * (1 + traverse(t0.elem ?? dyn)), type: int };
+        return { cost: argCost + traverse(t0) * traverse(a0), type: int };
       case 'sets.contains':
       case 'sets.equivalent':
       case 'sets.intersects':
-        return { cost: argCost + 1 + sizeOf(args[0]!.type) * sizeOf(args[1]!.type), type: bool };
+        return { cost: argCost + sizeOf(args[0]!.type) * sizeOf(args[1]!.type), type: bool };
       case 'sort':
-        return { cost: argCost + 1 + Math.ceil(sizeOf(t0) * Math.log2(Math.max(2, sizeOf(t0)))), type: t0 };
+        return { cost: argCost + Math.ceil(sizeOf(t0) * Math.log2(Math.max(2, sizeOf(t0)))), type: t0 };
       default:
         break;
     }
     let cost = argCost + 1;
     if (t0.kind === 'list' && listTraversing.has(fn)) cost += sizeOf(t0);
-    else if ((t0.kind === 'string' || t0.kind === 'bytes') && stringTraversing.has(fn)) cost += Math.ceil(sizeOf(t0) * stringTraversal);
+    else if ((t0.kind === 'string' || t0.kind === 'bytes') && stringTraversing.has(fn)) cost += traverse(t0);
     return { cost, type: resultType(fn, t0) };
   };
 
   const w = walk(parsed.expr, new Map());
-  return { cost: w.cost, type: w.type, references };
+  return { cost: Math.min(w.cost, unknownSize), type: w.type, references };
 }
 
 function literalField(e: Expr | undefined): string {

@@ -12,10 +12,12 @@ import type { JSONSchemaProps } from '../interface.js';
 
 /** kube's request size limit the estimates start from (DefaultMaxRequestSizeBytes). */
 export const maxRequestSizeBytes = 3 * 1024 * 1024;
-// Largest JSON texts of formatted strings (apiserver/pkg/cel limits).
+// Largest and smallest JSON texts of formatted strings (apiserver/pkg/cel limits).
 const maxDurationSizeJSON = 32;
+const minDurationSizeJSON = 3;
 const jsonDateSize = 12;
-const maxDatetimeSizeJSON = 64;
+const maxDatetimeSizeJSON = 32;
+const minDatetimeSizeJSON = 21;
 
 /** A node's CEL type, with what value conversion needs. */
 export interface DeclType extends StaticType {
@@ -108,26 +110,26 @@ export function schemaDeclType(s: JSONSchemaProps | undefined, isResourceRoot: b
         if (escaped !== undefined) fields.set(escaped, t);
         if (required.has(name) && prop.default === undefined) minSerializedSize += name.length + t.minSerializedSize + 4;
       }
-      return { kind: 'object', fields, props, open, minSerializedSize };
+      return { kind: 'object', fields, props, open, maxSize: 0, minSerializedSize };
     }
     case 'string':
       switch (s.format) {
         case 'byte':
           return { kind: 'bytes', format: 'byte', maxSize: s.maxLength !== undefined ? Math.max(0, s.maxLength) : maxStringLength(s), minSerializedSize: 2 };
         case 'duration':
-          return { kind: 'duration', format: 'duration', maxSize: maxStringLength(s), minSerializedSize: 2 };
+          return { kind: 'duration', format: 'duration', maxSize: maxStringLength(s), minSerializedSize: minDurationSizeJSON };
         case 'date':
         case 'date-time':
-          return { kind: 'timestamp', format: s.format, maxSize: maxStringLength(s), minSerializedSize: 2 };
+          return { kind: 'timestamp', format: s.format, maxSize: maxStringLength(s), minSerializedSize: s.format === 'date' ? jsonDateSize : minDatetimeSizeJSON };
         default:
           return stringType(maxStringLength(s));
       }
     case 'boolean':
-      return { kind: 'bool', minSerializedSize: 4 };
+      return { kind: 'bool', maxSize: 0, minSerializedSize: 4 };
     case 'number':
-      return { kind: 'double', minSerializedSize: 1 };
+      return { kind: 'double', maxSize: 0, minSerializedSize: 1 };
     case 'integer':
-      return { kind: 'int', minSerializedSize: 1 };
+      return { kind: 'int', maxSize: 0, minSerializedSize: 1 };
     default:
       return undefined;
   }
