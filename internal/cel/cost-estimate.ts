@@ -274,6 +274,14 @@ export function estimateCost(expression: string, variables: ReadonlyMap<string, 
       case 'sets.equivalent':
       case 'sets.intersects':
         return { cost: argCost + sizeOf(args[0]!.type) * sizeOf(args[1]!.type), type: bool };
+      case 'string':
+        // A scalar's text is short (an int64 has at most 20 characters, a timestamp about 32).
+        if (!target && args.length === 1) {
+          const t = args[0]!.type;
+          const size = t.kind === 'string' || t.kind === 'bytes' ? sizeOf(t) : scalars.has(t.kind) ? 32 : unknownSize;
+          return { cost: argCost + 1 + (t.kind === 'string' || t.kind === 'bytes' ? traverse(t) : 0), type: str(size) };
+        }
+        break;
       case 'sort':
         return { cost: argCost + Math.ceil(sizeOf(t0) * Math.log2(Math.max(2, sizeOf(t0)))), type: t0 };
       default:
