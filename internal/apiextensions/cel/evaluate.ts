@@ -109,8 +109,9 @@ export function evaluateRules(n: ValidatorNode, path: FieldPath, value: unknown,
         state.budget = -1;
         return false;
       }
-      if (msg.startsWith('no such overload')) {
-        state.errors.push(invalid(path, typeName, `'${msg}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleErrorString(rule)}`));
+      if (msg.startsWith('no such overload') || msg.startsWith('found no matching overload')) {
+        // cel-go's runtime dispatch failure carries no detail.
+        state.errors.push(invalid(path, typeName, `'no such overload': call arguments did not match a supported operator, function or macro signature for rule: ${ruleErrorString(rule)}`));
       } else {
         state.errors.push(invalid(path, typeName, `${msg} evaluating rule: ${ruleErrorString(rule)}`));
       }

@@ -114,9 +114,10 @@ export function walk(n: ValidatorNode, path: FieldPath, value: unknown, old: unk
     }
   }
   if (n.properties) {
-    for (const [k, v] of Object.entries(value)) {
-      const sub = n.properties.get(k);
-      if (sub && !walk(sub, childPath(path, k), v, oldMap?.[k], ratchetKey(ratchet, k), state)) return false;
+    // Only the properties that lead to rules: an object's other fields are never visited.
+    for (const [k, sub] of n.properties) {
+      if (!Object.prototype.hasOwnProperty.call(value, k)) continue;
+      if (!walk(sub, childPath(path, k), value[k], oldMap?.[k], ratchetKey(ratchet, k), state)) return false;
     }
   }
   return true;

@@ -63,14 +63,19 @@ function scalar(value: unknown, t: DeclType | undefined): CelInput {
 /** A JSON object or map under its type: fields converted on first access. */
 class SchemaMap extends Map<string, CelInput> {
   private readonly cache = new Map<string, CelInput>();
-  private readonly keyList: readonly string[];
+  private keys_: readonly string[] | undefined;
 
   constructor(
     private readonly obj: Record<string, unknown>,
     private readonly type: DeclType,
   ) {
     super();
-    this.keyList = type.metadataOnly ? Object.keys(obj).filter((k) => k === 'name' || k === 'generateName') : Object.keys(obj);
+  }
+
+  // Listing keys is only needed for iteration and size(), so it waits for them.
+  private get keyList(): readonly string[] {
+    this.keys_ ??= this.type.metadataOnly ? Object.keys(this.obj).filter((k) => k === 'name' || k === 'generateName') : Object.keys(this.obj);
+    return this.keys_;
   }
 
   override get size(): number {
