@@ -6,7 +6,7 @@
  * fieldPath and its estimated worst-case cost. Compiled once per CRD version; the programs are
  * stateless.
  */
-import { estimateCost, toSchemaType, type StaticType } from '../../cel/cost-estimate.js';
+import { estimateCost, toSchemaType, type CostEstimate, type StaticType } from '../../cel/cost-estimate.js';
 import { CelCompileError, compileExpression, perCallLimit, type CompiledExpression } from '../../cel/expression.js';
 import { schemaCheck } from '../../cel/schema-check.js';
 import type { JSONSchemaProps, ValidationRule } from '../interface.js';
@@ -53,8 +53,17 @@ function check(expression: string, vars: ReadonlyMap<string, StaticType>): Check
   }
   const issues = schemaCheck(expression, new Map([...vars].map(([k, v]) => [k, toSchemaType(v)])));
   if (issues.length > 0) return { error: issues.join('\n'), cost: 0, references: new Set() };
-  const est = estimateCost(expression, vars);
+  const est = estimate(expression, vars);
   return { program, type: est.type, cost: est.cost, references: est.references };
+}
+
+function estimate(expression: string, vars: ReadonlyMap<string, StaticType>): CostEstimate {
+  try {
+    return estimateCost(expression, vars);
+  } catch {
+    // The expression compiled, so the estimator cannot fail to parse it; if it does, it proves nothing.
+    return { cost: 0, type: { kind: 'dyn' }, references: new Set(/\boldSelf\b/.test(expression) ? ['oldSelf'] : []) };
+  }
 }
 
 /** Compiles rules of a node whose schema is nodeSchema and whose CEL type is decl. */
