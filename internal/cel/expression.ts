@@ -17,6 +17,7 @@ import { originalOffset, preprocessOptionalSyntax } from './optional-syntax.js';
 import { fromCel, toCel } from './values.js';
 
 export { fromCel, optionalInput, PreparedCelInput, toCel } from './values.js';
+export { typedList, typedMap, type ListSemantics } from './list-semantics.js';
 export type { AuthzBinding } from './eval-context.js';
 
 /** kube's per-expression runtime cost limit (celconfig.PerCallLimit). */

@@ -29,6 +29,9 @@ export interface DeclType extends StaticType {
   readonly format?: 'byte' | 'duration' | 'date' | 'date-time';
   /** The smallest serialized size of a value (for kube's size estimates). */
   readonly minSerializedSize: number;
+  /** x-kubernetes-list-type set or map (lists compare as kube compares them), with the map keys. */
+  readonly listType?: 'set' | 'map';
+  readonly mapKeys?: readonly string[];
   /** Metadata at a resource root: only name and generateName are visible. */
   readonly metadataOnly?: boolean;
 }
@@ -85,7 +88,9 @@ export function schemaDeclType(s: JSONSchemaProps | undefined, isResourceRoot: b
       const elem = items ? schemaDeclType(items, items['x-kubernetes-embedded-resource'] === true) : undefined;
       if (!elem) return undefined;
       const maxSize = s.maxItems !== undefined ? Math.max(0, s.maxItems) : Math.floor((maxRequestSizeBytes - 2) / (elem.minSerializedSize + 1));
-      return { kind: 'list', elem, maxSize, minSerializedSize: 2 };
+      const lt = s['x-kubernetes-list-type'];
+      const listType = lt === 'set' || (lt === 'map' && (s['x-kubernetes-list-map-keys'] ?? []).length > 0) ? lt : undefined;
+      return { kind: 'list', elem, maxSize, minSerializedSize: 2, listType, mapKeys: listType === 'map' ? s['x-kubernetes-list-map-keys'] : undefined };
     }
     case 'object': {
       const ap = s.additionalProperties;

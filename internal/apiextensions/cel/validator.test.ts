@@ -155,6 +155,23 @@ describe('CEL validator: transition rules', () => {
     assert.deepEqual(run(schema, cr({ a: 1 }), cr({ a: 2 })), ['spec: Invalid value: "object": a went down']);
   });
 
+  it('compares set and map lists as kube does (order does not matter), also inside objects', () => {
+    const schema = crd(
+      {
+        s: { type: 'array', 'x-kubernetes-list-type': 'set', items: str },
+        m: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['k'], items: { type: 'object', required: ['k'], properties: { k: str, v: int } } },
+        a: { type: 'array', items: str },
+      },
+      [{ rule: 'self == oldSelf', message: 'immutable' }],
+    );
+    const old = cr({ s: ['x', 'y'], m: [{ k: 'a', v: 1 }, { k: 'b', v: 2 }], a: ['p', 'q'] });
+    assert.deepEqual(run(schema, cr({ s: ['y', 'x'], m: [{ k: 'b', v: 2 }, { k: 'a', v: 1 }], a: ['p', 'q'] }), old), []);
+    assert.deepEqual(run(schema, cr({ s: ['x', 'y'], m: [{ k: 'a', v: 1 }, { k: 'b', v: 2 }], a: ['q', 'p'] }), old), ['spec: Invalid value: "object": immutable']);
+    assert.deepEqual(run(schema, cr({ s: ['x', 'y'], m: [{ k: 'a', v: 1 }, { k: 'b', v: 3 }], a: ['p', 'q'] }), old), ['spec: Invalid value: "object": immutable']);
+    const setRule = crd({ s: { type: 'array', 'x-kubernetes-list-type': 'set', items: str } }, [{ rule: "self.s == ['b', 'a']" }, { rule: "self.s != ['a', 'b']", message: 'ne' }]);
+    assert.deepEqual(run(setRule, cr({ s: ['a', 'b'] })), ['spec: Invalid value: "object": ne']);
+  });
+
   it('messageExpression may use oldSelf', () => {
     const schema = crd({ a: int }, [{ rule: 'self.a >= oldSelf.a', messageExpression: "'a went from ' + string(oldSelf.a) + ' to ' + string(self.a)", reason: 'FieldValueForbidden', fieldPath: '.a' }]);
     assert.deepEqual(run(schema, cr({ a: 1 }), cr({ a: 3 })), ['spec.a: Forbidden: a went from 3 to 1']);

@@ -8,7 +8,7 @@
 import type { CelInput } from '@bufbuild/cel';
 import { durationFromMs, DurationSchema, timestampFromDate, TimestampSchema, type Duration, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { reflect } from '@bufbuild/protobuf/reflect';
-import { PreparedCelInput, toCel } from '../../cel/expression.js';
+import { PreparedCelInput, toCel, typedList, typedMap } from '../../cel/expression.js';
 import { unescapeFieldName } from '../../cel/values.js';
 import type { DeclType } from './decl-type.js';
 
@@ -131,12 +131,13 @@ class SchemaMap extends Map<string, CelInput> {
 export function celInputOf(value: unknown, t: DeclType | undefined): CelInput {
   if (value === null || value === undefined) return null;
   if (Array.isArray(value)) {
-    const elem = t?.kind === 'list' ? t.elem : undefined;
-    return value.map((v) => celInputOf(v, elem));
+    if (t?.kind !== 'list') return toCel(value);
+    const items = value.map((v) => celInputOf(v, t.elem));
+    return typedList(items, t.listType === 'map' ? { kind: 'map', keys: t.mapKeys ?? [] } : { kind: t.listType ?? 'atomic' });
   }
   if (typeof value === 'object') {
     if (!t || t.kind === 'dyn' || (t.kind !== 'object' && t.kind !== 'map')) return toCel(value);
-    return new SchemaMap(value as Record<string, unknown>, t);
+    return typedMap(new SchemaMap(value as Record<string, unknown>, t));
   }
   return scalar(value, t);
 }
