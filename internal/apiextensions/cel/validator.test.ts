@@ -209,6 +209,12 @@ describe('CEL validator: cost limits', () => {
     ]);
   });
 
+  it("enforces kube's per-call limit by default", () => {
+    const errs = run(quadratic, cr({ l: Array.from({ length: 700 }, (_, i) => i) }));
+    assert.equal(errs.length, 1);
+    assert.match(errs[0]!, /'operation cancelled: actual cost limit exceeded': no further validation rules will be run/);
+  });
+
   it('stops when the validation budget runs out', () => {
     const schema = crd({ l: { type: 'array', items: { ...str, 'x-kubernetes-validations': [{ rule: "self.startsWith('a')" }] } } });
     const v = newCelValidator(schema, { budget: 20, perCallLimit: 1000 });
