@@ -73,3 +73,25 @@ export function typedEquals(l: CelValue, r: CelValue, plain: Eq): boolean | unde
   if (isCelMap(l) && isCelMap(r)) return mapsEqual(l, r, eq);
   return plain(l, r);
 }
+
+/**
+ * l + r when l is a set or map list (kube's union: a set appends the elements it lacks, a map list
+ * replaces entries with the same keys in place and appends new ones); undefined otherwise.
+ */
+export function typedConcat(l: CelValue, r: CelValue, plain: Eq): CelValue | undefined {
+  const s = typeof l === 'object' && l !== null ? marks.get(l) : undefined;
+  if (!s || s === 'map' || s.kind === 'atomic' || !isCelList(l) || !isCelList(r)) return undefined;
+  const eq: Eq = (a, b) => typedEquals(a, b, plain) ?? plain(a, b);
+  const out: CelValue[] = [...l];
+  if (s.kind === 'set') {
+    for (const x of r) if (!out.some((y) => eq(x, y))) out.push(x);
+  } else {
+    for (const x of r) {
+      const kx = keyValues(x, s.keys);
+      const at = kx ? out.findIndex((y) => keyValues(y, s.keys)?.every((v, i) => eq(v, kx[i]!)) === true) : -1;
+      if (at >= 0) out[at] = x;
+      else out.push(x);
+    }
+  }
+  return typedList(out as CelInput[], s) as unknown as CelValue;
+}

@@ -170,6 +170,11 @@ describe('CEL validator: transition rules', () => {
     assert.deepEqual(run(schema, cr({ s: ['x', 'y'], m: [{ k: 'a', v: 1 }, { k: 'b', v: 3 }], a: ['p', 'q'] }), old), ['spec: Invalid value: "object": immutable']);
     const setRule = crd({ s: { type: 'array', 'x-kubernetes-list-type': 'set', items: str } }, [{ rule: "self.s == ['b', 'a']" }, { rule: "self.s != ['a', 'b']", message: 'ne' }]);
     assert.deepEqual(run(setRule, cr({ s: ['a', 'b'] })), ['spec: Invalid value: "object": ne']);
+    const plus = crd(
+      { s: { type: 'array', 'x-kubernetes-list-type': 'set', items: str }, m: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['k'], items: { type: 'object', required: ['k'], properties: { k: str, v: int } } } },
+      [{ rule: "size(self.s + ['a', 'c']) == 3" }, { rule: "(self.m + [{'k': 'a', 'v': 9}]).map(e, e.v) == [9, 2]" }],
+    );
+    assert.deepEqual(run(plus, cr({ s: ['a', 'b'], m: [{ k: 'a', v: 1 }, { k: 'b', v: 2 }] })), []);
   });
 
   it('messageExpression may use oldSelf', () => {
