@@ -19,6 +19,7 @@ import { fromCel, toCel } from './values.js';
 export { fromCel, optionalInput, PreparedCelInput, toCel } from './values.js';
 export { typedList, typedMap, type ListSemantics } from './list-semantics.js';
 export type { AuthzBinding } from './eval-context.js';
+export type { CelInput } from '@bufbuild/cel';
 
 /** kube's per-expression runtime cost limit (celconfig.PerCallLimit). */
 export const perCallLimit = 1_000_000;

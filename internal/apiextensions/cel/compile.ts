@@ -10,28 +10,11 @@ import { estimateCost, toSchemaType, type CostEstimate, type StaticType } from '
 import { CelCompileError, compileExpression, perCallLimit, type CompiledExpression } from '../../cel/expression.js';
 import { schemaCheck } from '../../cel/schema-check.js';
 import type { JSONSchemaProps, ValidationRule } from '../interface.js';
-import type { DeclType } from './decl-type.js';
 import { validFieldPath } from './field-path.js';
+import type { CompiledRule, DeclType } from './interface.js';
 
 /** The variables every rule may reference. */
 export const ruleVariables: readonly string[] = ['self', 'oldSelf'];
-
-/** One rule compiled. A rule with neither program nor error is empty and never runs. */
-export interface CompiledRule {
-  readonly rule: ValidationRule;
-  readonly program?: CompiledExpression;
-  /** kube's compile error; required: the rule is missing (Required rather than Invalid). */
-  readonly error?: { readonly detail: string; readonly required?: boolean };
-  /** A transition rule: it references oldSelf. */
-  readonly usesOldSelf: boolean;
-  /** The fieldPath resolved ("spec.x"); '' when absent or not valid. */
-  readonly normalizedFieldPath: string;
-  /** Estimated worst-case cost of one evaluation. */
-  readonly maxCost: number;
-  readonly messageExpression?: CompiledExpression;
-  readonly messageExpressionError?: string;
-  readonly messageExpressionMaxCost: number;
-}
 
 const notOf = (t: StaticType, kind: string): boolean => t.kind !== kind && t.kind !== 'dyn';
 

@@ -5,6 +5,7 @@
  * oldSelf of transition rules and for ratcheting (an unchanged value keeps its old errors away).
  */
 import type { JSONSchemaProps } from '../interface.js';
+import type { Ratcheting } from './interface.js';
 
 /** JSON deep equality (objects by keys, arrays by order). */
 export function deepEqual(a: unknown, b: unknown): boolean {
@@ -82,13 +83,6 @@ export class Correlation {
     const old = this.lookup(this.value[i]);
     return old === undefined ? undefined : new Correlation(this.value[i], old, itemsOf(this.schema));
   }
-}
-
-/** Where ratcheting stands at a node (kube's ratchetingOptions). */
-export interface Ratcheting {
-  readonly current?: Correlation;
-  /** The nearest correlatable ancestor, consulted when the node itself does not correlate. */
-  readonly nearestParent?: Correlation;
 }
 
 /** Whether errors raised at this node are ratcheted away. */

@@ -9,8 +9,9 @@
 import { goQuote, GoLiteral, forbidden, internalError, invalid, notSupported, required, type FieldError } from '../../validation/field-error.js';
 import type { JSONSchemaProps, ValidationRule } from '../interface.js';
 import { compileRules } from './compile.js';
-import { schemaDeclType, type DeclType } from './decl-type.js';
+import { schemaDeclType } from './decl-type.js';
 import { validFieldPath } from './field-path.js';
+import type { DeclType } from './interface.js';
 
 /** kube's StaticEstimatedCostLimit (one rule). */
 export const staticEstimatedCostLimit = 10_000_000;

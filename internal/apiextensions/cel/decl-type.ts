@@ -7,8 +7,8 @@
  * schema's maxLength (times 4: bytes per rune), maxItems or maxProperties, else kube's estimate of
  * what fits in a 3 MiB request.
  */
-import type { StaticType } from '../../cel/cost-estimate.js';
 import type { JSONSchemaProps } from '../interface.js';
+import type { DeclType } from './interface.js';
 
 /** kube's request size limit the estimates start from (DefaultMaxRequestSizeBytes). */
 export const maxRequestSizeBytes = 3 * 1024 * 1024;
@@ -18,23 +18,6 @@ const minDurationSizeJSON = 3;
 const jsonDateSize = 12;
 const maxDatetimeSizeJSON = 32;
 const minDatetimeSizeJSON = 21;
-
-/** A node's CEL type, with what value conversion needs. */
-export interface DeclType extends StaticType {
-  readonly elem?: DeclType;
-  readonly fields?: ReadonlyMap<string, DeclType>;
-  /** Object properties by their JSON names. */
-  readonly props?: ReadonlyMap<string, DeclType>;
-  /** String formats converted to other CEL types. */
-  readonly format?: 'byte' | 'duration' | 'date' | 'date-time';
-  /** The smallest serialized size of a value (for kube's size estimates). */
-  readonly minSerializedSize: number;
-  /** x-kubernetes-list-type set or map (lists compare as kube compares them), with the map keys. */
-  readonly listType?: 'set' | 'map';
-  readonly mapKeys?: readonly string[];
-  /** Metadata at a resource root: only name and generateName are visible. */
-  readonly metadataOnly?: boolean;
-}
 
 const reserved = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while']);
 

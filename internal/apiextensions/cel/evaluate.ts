@@ -9,9 +9,9 @@
 import { CelEvaluationError, optionalInput, PreparedCelInput, type CelActivation, type CompiledExpression } from '../../cel/expression.js';
 import { childPath, duplicate, forbidden, goQuote, invalid, required, type FieldError, type FieldPath } from '../../validation/field-error.js';
 import type { ValidationRule } from '../interface.js';
-import { shouldRatchet, type Ratcheting } from './correlation.js';
+import { shouldRatchet } from './correlation.js';
+import type { Ratcheting, ValidatorNode, WalkState } from './interface.js';
 import { celInputOf } from './values.js';
-import type { ValidatorNode, WalkState } from './validator.js';
 
 /** kube's celconfig.MaxEvaluatedMessageExpressionSizeBytes. */
 export const maxEvaluatedMessageExpressionSizeBytes = 5 * 1024;

@@ -9,24 +9,11 @@ import type { KubeObject } from '../../../api/meta/types.js';
 import { perCallLimit, runtimeCelCostBudget } from '../../cel/expression.js';
 import { childPath, indexPath, keyPath, type FieldError, type FieldPath } from '../../validation/field-error.js';
 import type { CelValidator, JSONSchemaProps, SchemaValidationOptions } from '../interface.js';
-import { compileRules, type CompiledRule } from './compile.js';
-import { Correlation, mapListLookup, ratchetIndex, ratchetKey, type Ratcheting } from './correlation.js';
-import { escapeFieldName, schemaDeclType, type DeclType } from './decl-type.js';
+import { compileRules } from './compile.js';
+import { Correlation, mapListLookup, ratchetIndex, ratchetKey } from './correlation.js';
+import { escapeFieldName, schemaDeclType } from './decl-type.js';
 import { evaluateRules } from './evaluate.js';
-
-/** One schema node holding rules or leading to them. */
-export interface ValidatorNode {
-  readonly schema: JSONSchemaProps;
-  readonly decl: DeclType | undefined;
-  readonly rules: readonly CompiledRule[];
-  /** kube's "rule compiler initialization error" (rules on a node with no CEL type). */
-  readonly compileError?: string;
-  readonly usesOldSelf: boolean;
-  readonly items?: ValidatorNode;
-  readonly additionalProperties?: ValidatorNode;
-  readonly properties?: ReadonlyMap<string, ValidatorNode>;
-  readonly allOf?: readonly ValidatorNode[];
-}
+import type { CompiledRule, CostLimits, DeclType, Ratcheting, ValidatorNode, WalkState } from './interface.js';
 
 function objectSchema(s: JSONSchemaProps | boolean | undefined): JSONSchemaProps | undefined {
   return s && typeof s === 'object' ? s : undefined;
@@ -79,14 +66,6 @@ export function buildNode(validation: JSONSchemaProps, node: JSONSchemaProps, de
   };
 }
 
-/** What one validation carries down the walk. */
-export interface WalkState {
-  budget: number;
-  /** The cost limit of each evaluation (kube's PerCallLimit). */
-  readonly perCallLimit: number;
-  readonly errors: FieldError[];
-}
-
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -121,12 +100,6 @@ export function walk(n: ValidatorNode, path: FieldPath, value: unknown, old: unk
     }
   }
   return true;
-}
-
-/** Cost limits of one validation (kube's; tests lower them). */
-export interface CostLimits {
-  readonly budget: number;
-  readonly perCallLimit: number;
 }
 
 /** The CelValidator of a CRD version's schema; undefined when it has no rules. */

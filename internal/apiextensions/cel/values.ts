@@ -5,12 +5,11 @@
  * a rule reaches them, and untyped parts (int-or-string, preserve-unknown-fields) as they come.
  * Never mutates the JSON.
  */
-import type { CelInput } from '@bufbuild/cel';
 import { durationFromMs, DurationSchema, timestampFromDate, TimestampSchema, type Duration, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { reflect } from '@bufbuild/protobuf/reflect';
-import { PreparedCelInput, toCel, typedList, typedMap } from '../../cel/expression.js';
+import { PreparedCelInput, toCel, typedList, typedMap, type CelInput } from '../../cel/expression.js';
 import { unescapeFieldName } from '../../cel/values.js';
-import type { DeclType } from './decl-type.js';
+import type { DeclType } from './interface.js';
 
 const goDurationUnits: Readonly<Record<string, number>> = { ns: 1e-6, us: 1e-3, µs: 1e-3, μs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
