@@ -72,6 +72,13 @@ describe('validateCrdCelRules', () => {
     ]);
   });
 
+  it('forbids oldSelf below an atomic map, allows it below a granular one', () => {
+    const inner: JSONSchemaProps = { type: 'object', properties: { a: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self == oldSelf' }] } } };
+    assert.deepEqual(check(spec({ g: inner, t: { ...inner, 'x-kubernetes-map-type': 'atomic' } }, [])), [
+      `${at}.properties[t].properties[a].x-kubernetes-validations[0].rule: Invalid value: "self == oldSelf": oldSelf cannot be used on the uncorrelatable portion of the schema within ${at}.properties[t]`,
+    ]);
+  });
+
   it('reports rules on nodes without a CEL type as internal errors', () => {
     const schema: JSONSchemaProps = { type: 'object', properties: { x: { 'x-kubernetes-preserve-unknown-fields': true, 'x-kubernetes-validations': [{ rule: 'true' }] } } };
     assert.deepEqual(check(schema), [`${root}.properties[x].x-kubernetes-validations: Internal error: rule declared on schema that does not support validation rules type: '' x-kubernetes-preserve-unknown-fields: 'true'`]);
