@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { fieldErrorMessage } from '../../validation/field-error.js';
 import type { JSONSchemaProps, ValidationRule } from '../interface.js';
 import { costErrorMessage } from './crd-validation.js';
-import { validateCrdCelRules } from './index.js';
+import { validateCelRulesOnValue, validateCrdCelRules } from './index.js';
 
 const root = 'spec.validation.openAPIV3Schema';
 const at = `${root}.properties[spec]`;
@@ -120,5 +120,13 @@ describe('validateCrdCelRules: estimated cost limits', () => {
     assert.equal(check(schema).length, 1 + 1 + 1);
     const errs = check(schema, schema);
     assert.ok(errs.every((e) => !e.includes('estimated rule cost exceeds')), errs.join('\n'));
+  });
+});
+
+describe('validateCelRulesOnValue (defaults)', () => {
+  it('evaluates a node\'s rules on a value, transition rules with oldSelf == self', () => {
+    const node: JSONSchemaProps = { type: 'object', properties: { n: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule: 'self.n > 1', message: 'n too small' }, { rule: 'self.n == oldSelf.n' }] };
+    assert.deepEqual(validateCelRulesOnValue(node, { n: 1 }, `${at}.default`).map(fieldErrorMessage), [`${at}.default: Invalid value: "object": n too small`]);
+    assert.deepEqual(validateCelRulesOnValue(node, { n: 2 }, `${at}.default`), []);
   });
 });

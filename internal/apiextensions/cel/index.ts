@@ -6,7 +6,7 @@
 import type { FieldError } from '../../validation/field-error.js';
 import type { CelValidator, JSONSchemaProps } from '../interface.js';
 import { validateSchemaRules } from './crd-validation.js';
-import { newCelValidator } from './validator.js';
+import { newCelValidator, validateValue } from './validator.js';
 
 /**
  * The rules of schema (a version's openAPIV3Schema) compiled for serving, once per CRD version;
@@ -24,4 +24,14 @@ export function compileCelValidator(schema: JSONSchemaProps): CelValidator | und
  */
 export function validateCrdCelRules(schema: JSONSchemaProps, fieldPath: string, oldSchema?: JSONSchemaProps): FieldError[] {
   return validateSchemaRules(schema, fieldPath, oldSchema);
+}
+
+/**
+ * The x-kubernetes-validations of schema (a node of a CRD schema, with everything below it)
+ * evaluated against value, errors under fieldPath (e.g. "...properties[spec].default"), as kube
+ * checks a default against the rules at CRD writes; isResourceRoot for the root or an embedded
+ * resource. Transition rules see oldSelf == self. Compiles per call (CRD writes only).
+ */
+export function validateCelRulesOnValue(schema: JSONSchemaProps, value: unknown, fieldPath: string, isResourceRoot = false): FieldError[] {
+  return validateValue(schema, value, fieldPath, isResourceRoot);
 }

@@ -115,3 +115,16 @@ export function newCelValidator(schema: JSONSchemaProps, limits: CostLimits = { 
     },
   };
 }
+
+/**
+ * The rules of schema (and below) evaluated against value, reported under fieldPath; old is the
+ * value itself, so transition rules run with oldSelf == self (kube's validation of defaults and
+ * other values written in a CRD). Compiles per call: for CRD writes, not for serving.
+ */
+export function validateValue(schema: JSONSchemaProps, value: unknown, fieldPath: string, isResourceRoot: boolean): FieldError[] {
+  const root = buildNode(schema, schema, schemaDeclType(schema, isResourceRoot));
+  if (!root) return [];
+  const state: WalkState = { budget: runtimeCelCostBudget, perCallLimit, errors: [] };
+  walk(root, fieldPath, value, value, {}, state);
+  return state.errors;
+}
