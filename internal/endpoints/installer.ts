@@ -202,6 +202,21 @@ export class ApiInstaller {
     for (const l of this.listeners) l();
   }
 
+  /**
+   * The resources registered at run time, one entry per group/resource with the storage of its
+   * first served version (every version reaches the same objects), for in-process callers that
+   * follow every resource (namespace deletion, garbage collection).
+   */
+  dynamicResources(): Array<{ group: string; resource: string; kind: string; version: string; namespaced: boolean; storage: RestStorage }> {
+    const out: Array<{ group: string; resource: string; kind: string; version: string; namespaced: boolean; storage: RestStorage }> = [];
+    for (const versions of this.dynamic.values()) {
+      const v = [...versions].sort((a, b) => compareKubeAwareVersions(a.version, b.version))[0];
+      if (!v) continue;
+      out.push({ group: v.main.group, resource: v.main.resource, kind: v.main.kind, version: v.version, namespaced: v.main.namespaced, storage: v.main.storage });
+    }
+    return out;
+  }
+
   /** Calls listener after every change of what is served (never during construction). */
   onChange(listener: () => void): void {
     this.listeners.push(listener);
