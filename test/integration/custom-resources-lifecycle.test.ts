@@ -11,6 +11,7 @@ import { createEstablishedCrd, eventually, widgetCrd, widgetVersion } from '../s
 import { useServer } from '../support/server.js';
 import { startServerOn } from '../support/server-on.js';
 import { openWatch } from '../support/watch.js';
+import { etcdctlGet } from '../support/etcdctl.js';
 
 const fx = useServer();
 const crdPath = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
@@ -43,6 +44,10 @@ describe('custom resources across versions and servers', () => {
     const asV1 = await ok(fx.request('GET', `${v1}/old`), 200);
     assert.equal(asV1.apiVersion, 'stable.example.com/v1');
     assert.equal(asV1.spec.color, 'red');
+    // Stored in the storage version, as JSON (no Protobuf message for a custom kind), under kube's key.
+    const raw = JSON.parse((await etcdctlGet(fx.etcd.endpoint, '/registry/stable.example.com/crontabs/default/old')).toString());
+    assert.equal(raw.apiVersion, 'stable.example.com/v1');
+    assert.equal(raw.kind, 'CronTab');
     await ok(fx.request('POST', v1, { body: cronTab('stable.example.com/v1', 'new') }));
     const list = await ok(fx.request('GET', v1beta1), 200);
     assert.equal(list.apiVersion, 'stable.example.com/v1beta1');
@@ -88,6 +93,8 @@ describe('custom resources across versions and servers', () => {
     const after = await ok(fx.request('GET', `${crdPath}/crontabs.stable.example.com`), 200);
     assert.deepEqual([...after.status.storedVersions].sort(), ['v1', 'v1beta1']);
     assert.equal((await ok(fx.request('GET', `${v1}/stored-in-beta`), 200)).apiVersion, 'stable.example.com/v1');
+    const raw = JSON.parse((await etcdctlGet(fx.etcd.endpoint, '/registry/stable.example.com/crontabs/default/stored-in-beta')).toString());
+    assert.equal(raw.apiVersion, 'stable.example.com/v1beta1');
     assert.equal((await ok(fx.request('GET', `${v1}/old`), 200)).spec.size, 9);
   });
 
