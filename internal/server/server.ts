@@ -307,11 +307,12 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     systemNamespacesReady: () => systemNamespacesReady,
     bootstrapReady: () => bootstrapReady,
     ...(rbacPolicy ? { rbacBootstrapped: () => rbacPolicy.bootstrapped() } : {}),
-    controllerHooks: [
-      ...[...controllerHooks.values()].map((h) => ({ name: h.name, done: () => h.isDone })),
+    apiextensionsHooks: [
+      { name: 'start-apiextensions-informers', done: () => true },
       { name: 'start-apiextensions-controllers', done: () => true },
       { name: 'crd-informer-synced', done: () => crdInformerSynced },
     ],
+    controllerHooks: [...controllerHooks.values()].map((h) => ({ name: h.name, done: () => h.isDone })),
     shutdownInitiated: lifecycle.signals.shutdownInitiated,
   });
 
