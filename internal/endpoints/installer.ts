@@ -88,6 +88,12 @@ export interface DynamicVersion {
   readonly info: GeneratedResource;
   readonly main: ResourceScope;
   readonly subresources: ReadonlyArray<{ readonly info: GeneratedSubresource; readonly scope: ResourceScope }>;
+  /**
+   * False while the version is routed but not yet listed in discovery (a CRD whose names are
+   * accepted but that is not yet Established, as kube's discovery controller lists only
+   * established ones). Default true.
+   */
+  readonly discoverable?: boolean;
 }
 
 /** The routing table and discovery data of everything registered. */
@@ -227,8 +233,11 @@ export class ApiInstaller {
     for (const [key, versions] of this.dynamic) {
       const group = key.slice(0, key.lastIndexOf('/'));
       const gv = byGroup.get(group) ?? new Map<string, ServedResource[]>();
-      for (const v of versions) gv.set(v.version, [...(gv.get(v.version) ?? []), { info: v.info, main: v.main, subresources: v.subresources }]);
-      byGroup.set(group, gv);
+      for (const v of versions) {
+        if (v.discoverable === false) continue;
+        gv.set(v.version, [...(gv.get(v.version) ?? []), { info: v.info, main: v.main, subresources: v.subresources }]);
+      }
+      if (gv.size > 0) byGroup.set(group, gv);
     }
     const toServed = (group: string, gv: Map<string, ServedResource[]>, existing?: ServedGroup): ServedGroup => {
       const versions = new Map<string, ServedResource[]>((existing?.versions ?? []).map((v) => [v.version, [...v.resources]]));

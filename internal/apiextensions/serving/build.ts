@@ -209,7 +209,7 @@ export function buildCrdServing(crd: KubeObject, f: CrdFacts, live: CrdLiveState
       storageVersionHash: hash,
       subresources: subresources.map((s) => s.info),
     };
-    versions.push({ version: v.name, info, main, subresources });
+    versions.push({ version: v.name, info, main, subresources, discoverable: f.conditions.get('Established') === 'True' });
   }
   const storageEntry = f.versions.find((v) => v.name === storageVersion);
   const storageSchema = storageEntry ? schemaOf(storageEntry) : undefined;

@@ -31,7 +31,7 @@ interface Served {
 
 /** What decides a rebuild: everything but status, plus the names and conditions that decide serving. */
 function signatureOf(crd: KubeObject, f: CrdFacts): string {
-  return JSON.stringify([f.uid, crd.spec, f.names, isServable(f)]);
+  return JSON.stringify([f.uid, crd.spec, f.names, isServable(f), f.conditions.get('Established') === 'True']);
 }
 
 /** Serves custom resources live. */
