@@ -52,8 +52,11 @@ export interface CrdServing {
   readonly group: string;
   readonly plural: string;
   readonly versions: readonly DynamicVersion[];
-  /** Defaulting of objects read from etcd in the storage version (kube defaults on decode). */
-  readonly storageDefaulter?: { readonly apiVersion: string; readonly kind: string; readonly apply: (obj: KubeObject) => void };
+  /**
+   * Defaulting of objects read from etcd, by the version they were stored in (kube's decoder
+   * defaults with the stored version's schema): one per version of the CRD, keyed "group/version/Kind".
+   */
+  readonly storedDefaulters: ReadonlyMap<string, (obj: KubeObject) => void>;
 }
 
 const crVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -94,7 +97,7 @@ export function buildCrdServing(crd: KubeObject, f: CrdFacts, live: CrdLiveState
   const { group, names } = f;
   const plural = names.plural;
   const storageVersion = storageVersionOf(f);
-  if (!storageVersion) return { group, plural, versions: [] };
+  if (!storageVersion) return { group, plural, versions: [], storedDefaulters: new Map() };
   const storageApiVersion = `${group}/${storageVersion}`;
   const gr = { group, resource: plural };
   const keyPrefix = `/${group}/${plural}`;
@@ -211,12 +214,12 @@ export function buildCrdServing(crd: KubeObject, f: CrdFacts, live: CrdLiveState
     };
     versions.push({ version: v.name, info, main, subresources, discoverable: f.conditions.get('Established') === 'True' });
   }
-  const storageEntry = f.versions.find((v) => v.name === storageVersion);
-  const storageSchema = storageEntry ? schemaOf(storageEntry) : undefined;
-  return {
-    group,
-    plural,
-    versions,
-    ...(storageSchema ? { storageDefaulter: { apiVersion: storageApiVersion, kind: names.kind, apply: (obj: KubeObject) => storageSchema.applyDefaults(obj) } } : {}),
-  };
+  // Objects stored before the storage version changed are still in their old version.
+  const storedDefaulters = new Map<string, (obj: KubeObject) => void>();
+  for (const v of f.versions) {
+    if (!v.schema) continue;
+    const schema = schemaOf(v);
+    storedDefaulters.set(`${group}/${v.name}/${names.kind}`, (obj) => schema.applyDefaults(obj));
+  }
+  return { group, plural, versions, storedDefaulters };
 }

@@ -26,7 +26,7 @@ interface Served {
   readonly signature: string;
   readonly live: CrdLiveState;
   facts: CrdFacts;
-  defaulter?: { readonly key: string; readonly apply: (obj: KubeObject) => void };
+  defaulters?: ReadonlyMap<string, (obj: KubeObject) => void>;
 }
 
 /** What decides a rebuild: everything but status, plus the names and conditions that decide serving. */
@@ -98,11 +98,8 @@ export class CrdServingController {
     };
     try {
       const serving = buildCrdServing(crd, f, entry.live, this.deps);
-      if (serving.storageDefaulter) {
-        const key = `${serving.storageDefaulter.apiVersion}/${serving.storageDefaulter.kind}`;
-        entry.defaulter = { key, apply: serving.storageDefaulter.apply };
-        this.defaulters.set(key, serving.storageDefaulter.apply);
-      }
+      entry.defaulters = serving.storedDefaulters;
+      for (const [key, apply] of serving.storedDefaulters) this.defaulters.set(key, apply);
       this.served.set(name, entry);
       this.deps.installer.setDynamicResource(f.group, f.names.plural, serving.versions);
     } catch (err) {
@@ -114,7 +111,7 @@ export class CrdServingController {
     const entry = this.served.get(name);
     if (!entry) return;
     this.served.delete(name);
-    if (entry.defaulter && this.defaulters.get(entry.defaulter.key) === entry.defaulter.apply) this.defaulters.delete(entry.defaulter.key);
+    for (const [key, apply] of entry.defaulters ?? []) if (this.defaulters.get(key) === apply) this.defaulters.delete(key);
     this.deps.installer.setDynamicResource(entry.group, entry.plural, []);
   }
 
