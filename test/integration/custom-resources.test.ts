@@ -214,5 +214,19 @@ describe('custom resources', () => {
     // With the cleanup finalizer the CRD terminates first: creates are refused meanwhile.
     const gone = await eventually(() => fx.request('GET', path), (r) => r.status === 404, 10_000);
     assert.equal(gone.status, 404, gone.text);
+    // Created again, it is served again from a fresh watch cache.
+    await eventually(() => fx.request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.example.com'), (r) => r.status === 404, 10_000);
+    await createEstablishedCrd(fx, crd);
+    const again = await eventually(() => fx.request('GET', path), (r) => r.status === 200, 5000);
+    assert.equal(again.status, 200, again.text);
+    const created = await fx.request('POST', path, { body: { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g2' }, spec: {} } });
+    assert.equal(created.status, 201, created.text);
+    const w = await openWatch(fx, `${path}?watch=1&resourceVersion=${created.json().metadata.resourceVersion}`);
+    try {
+      await fx.request('DELETE', `${path}/g2`);
+      assert.equal((await w.next(5000)).type, 'DELETED');
+    } finally {
+      w.close();
+    }
   });
 });

@@ -50,7 +50,11 @@ export class CrdServingController {
       added: (obj) => this.sync(obj),
       updated: (obj) => this.sync(obj),
       deleted: (obj) => {
-        if (!this.stopped) this.remove(obj.metadata.name ?? '');
+        if (this.stopped) return;
+        const entry = this.served.get(obj.metadata.name ?? '');
+        this.remove(obj.metadata.name ?? '');
+        // The CRD is gone (its instances with it): its watch cache goes too.
+        if (entry) this.deps.storage.releaseResource?.({ group: entry.group, resource: entry.plural }, `/${entry.group}/${entry.plural}`);
       },
     });
     return informer.synced.then(() => {
