@@ -114,6 +114,13 @@ describe('custom resources across versions and servers', () => {
       await ok(second.request('POST', v1, { body: cronTab('stable.example.com/v1', 'from-second') }));
       const seen = await eventually(() => fx.request('GET', `${v1}/from-second`), (x) => x.status === 200, 5000);
       assert.equal(seen.status, 200);
+      // A CRD created through one server is served by the other as soon as its informer sees it.
+      const crd = widgetCrd({ group: 'multi.example.com', plural: 'sprockets', kind: 'Sprocket' });
+      crd.spec.names.shortNames = [];
+      crd.spec.names.categories = [];
+      await createEstablishedCrd(fx, crd);
+      const onSecond = await eventually(() => second.request('GET', '/apis/multi.example.com/v1/namespaces/default/sprockets'), (x) => x.status === 200, 5000);
+      assert.equal(onSecond.status, 200, onSecond.text);
     } finally {
       await second.stop();
     }

@@ -41,6 +41,13 @@ describe('custom resources', () => {
     assert.deepEqual([scale.group, scale.version, scale.kind], ['autoscaling', 'v1', 'Scale']);
     const groups = (await fx.request('GET', '/apis')).json();
     assert.ok(groups.groups.some((g: any) => g.name === 'example.com' && g.preferredVersion.version === 'v1'));
+    const aggregated = await fx.request('GET', '/apis', { headers: { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' } });
+    assert.equal(aggregated.status, 200, aggregated.text);
+    const group = aggregated.json().items.find((g: any) => g.metadata.name === 'example.com');
+    const resource = group.versions[0].resources.find((r: any) => r.resource === 'widgets');
+    assert.equal(resource.responseKind.kind, 'Widget');
+    assert.equal(resource.scope, 'Namespaced');
+    assert.deepEqual(resource.subresources.map((x: any) => x.subresource).sort(), ['scale', 'status']);
   });
 
   it('creates, reads, updates and deletes with generation and status rules', async () => {
