@@ -79,6 +79,7 @@ describe('custom resources across versions and servers', () => {
     const res = await fx.request('GET', `${v1beta1}/old`);
     assert.equal(res.headers.warning, '299 - "stable.example.com/v1beta1 CronTab is deprecated"');
     assert.equal((await fx.request('GET', `${v1}/old`)).headers.warning, undefined);
+    assert.equal((await fx.request('GET', `${v1beta1}/old/scale`)).headers.warning, '299 - "stable.example.com/v1beta1 CronTab is deprecated"');
   });
 
   it('records a new storage version in status.storedVersions and keeps serving old objects', async () => {
