@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { stringify } from 'yaml';
-import { establish, eventually, widgetCrd } from '../support/crds.js';
+import { establish, eventually, widgetCrd, widgetVersion } from '../support/crds.js';
 import { kubectl } from '../support/kubectl.js';
 import { useServer } from '../support/server.js';
 
@@ -53,5 +53,22 @@ describe('custom resources with kubectl', () => {
     const left = await kubectl(fx.kubeconfigPath, ['get', 'widget', 'w1']);
     assert.notEqual(left.code, 0);
     assert.match(left.stderr, /widgets.example.com "w1" not found/);
+  });
+
+  it('reads one object in either version of a two-version CRD, warning on the deprecated one', async () => {
+    const crd = widgetCrd({ group: 'v.example.com', plural: 'dials', kind: 'Dial', versions: [widgetVersion('v1alpha1', false, { deprecated: true }), widgetVersion('v1', true)] });
+    crd.spec.names.shortNames = [];
+    crd.spec.names.categories = [];
+    await run(['apply', '-f', '-'], stringify(crd));
+    await establish(fx, 'dials.v.example.com');
+    await eventually(() => fx.request('GET', '/apis/v.example.com/v1alpha1/namespaces/default/dials'), (r) => r.status === 200, 5000);
+    const old = stringify({ apiVersion: 'v.example.com/v1alpha1', kind: 'Dial', metadata: { name: 'd1', namespace: 'default' }, spec: { color: 'amber' } });
+    const applied = await kubectl(fx.kubeconfigPath, ['apply', '-f', '-'], { input: old });
+    assert.equal(applied.code, 0, applied.stderr);
+    assert.match(applied.stderr, /Warning: v\.example\.com\/v1alpha1 Dial is deprecated/);
+    assert.equal(await run(['get', 'dials.v1.v.example.com', 'd1', '-o', 'jsonpath={.apiVersion} {.spec.color}']), 'v.example.com/v1 amber');
+    const viaOld = await kubectl(fx.kubeconfigPath, ['get', 'dials.v1alpha1.v.example.com', 'd1', '-o', 'jsonpath={.apiVersion}']);
+    assert.equal(viaOld.stdout, 'v.example.com/v1alpha1');
+    assert.match(viaOld.stderr, /Warning: v\.example\.com\/v1alpha1 Dial is deprecated/);
   });
 });
