@@ -83,11 +83,18 @@ describe('custom resources across versions and servers', () => {
   });
 
   it('records a new storage version in status.storedVersions and keeps serving old objects', async () => {
-    const crd = await ok(fx.request('GET', `${crdPath}/crontabs.stable.example.com`), 200);
-    crd.spec.versions[0].storage = true;
-    crd.spec.versions[1].storage = false;
-    crd.spec.versions[0].deprecationWarning = 'use v1';
-    await ok(fx.request('PUT', `${crdPath}/crontabs.stable.example.com`, { body: crd }), 200);
+    const switched = await eventually(
+      async () => {
+        const crd = await ok(fx.request('GET', `${crdPath}/crontabs.stable.example.com`), 200);
+        crd.spec.versions[0].storage = true;
+        crd.spec.versions[1].storage = false;
+        crd.spec.versions[0].deprecationWarning = 'use v1';
+        return await fx.request('PUT', `${crdPath}/crontabs.stable.example.com`, { body: crd });
+      },
+      (r) => r.status !== 409,
+      5000,
+    );
+    assert.equal(switched.status, 200, switched.text);
     const warned = await eventually(() => fx.request('GET', `${v1beta1}/old`), (r) => r.headers.warning === '299 - "use v1"', 5000);
     assert.equal(warned.headers.warning, '299 - "use v1"');
     await ok(fx.request('POST', v1, { body: cronTab('stable.example.com/v1', 'stored-in-beta') }));
@@ -169,9 +176,18 @@ describe('custom resources across versions and servers', () => {
     assert.equal(refused.status, 405, refused.text);
     assert.equal(refused.json().reason, 'MethodNotAllowed');
     assert.equal(refused.json().message, 'create not allowed while custom resource definition is terminating');
-    const cur = await ok(fx.request('GET', `${crdPath}/things.term.example.com`), 200);
-    cur.metadata.finalizers = (cur.metadata.finalizers ?? []).filter((f: string) => f !== 'example.com/hold');
-    await fx.request('PUT', `${crdPath}/things.term.example.com`, { body: cur });
+    // Drop the test's finalizer, retrying when a CRD controller wrote in between (409).
+    await eventually(
+      async () => {
+        const cur = await fx.request('GET', `${crdPath}/things.term.example.com`);
+        if (cur.status !== 200) return cur;
+        const crdNow = cur.json();
+        crdNow.metadata.finalizers = (crdNow.metadata.finalizers ?? []).filter((f: string) => f !== 'example.com/hold');
+        return await fx.request('PUT', `${crdPath}/things.term.example.com`, { body: crdNow });
+      },
+      (r) => r.status === 200 || r.status === 404,
+      5000,
+    );
     const gone = await eventually(() => fx.request('GET', path), (r) => r.status === 404, 15_000);
     assert.equal(gone.status, 404, gone.text);
   });
