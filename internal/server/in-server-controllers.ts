@@ -22,6 +22,14 @@ import type { ServerOptions } from './options/flags.js';
 import { apfBootstrapController, systemPriorityClassesController } from '../controllers/bootstrap-objects/controllers.js';
 import { garbageCollectorController } from '../controllers/garbage-collector/controller.js';
 
+/** The resources served at run time (custom resources), as the installer reports them. */
+export interface DynamicResourceSource {
+  /** One entry per group/resource served now. */
+  dynamicResources(): ReadonlyArray<{ readonly group: string; readonly resource: string; readonly kind: string; readonly version: string; readonly namespaced: boolean }>;
+  /** Calls listener after every change of what is served. */
+  onChange(listener: () => void): void;
+}
+
 /** What an in-server controller is started with. */
 export interface InServerControllerDeps {
   readonly storageOf: StorageLookup;
@@ -39,6 +47,8 @@ export interface InServerControllerDeps {
   readonly shutdown: AbortSignal;
   /** For a controller with a postStartHook: call once its work is done (readyz then passes it). */
   readonly hookDone: () => void;
+  /** Custom resources as they come and go (controllers that follow every resource: garbage collection). */
+  readonly served?: DynamicResourceSource;
 }
 
 /**

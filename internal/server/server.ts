@@ -19,7 +19,8 @@ import { defaultAdmissionOptions } from './options/admission.js';
 import { defaultControllersOptions } from './options/controllers.js';
 import { inServerControllers } from './in-server-controllers.js';
 import { ClusterRoleAggregationController } from '../controllers/clusterrole-aggregation.js';
-import { NamespaceController } from '../controllers/namespace/controller.js';
+import { NamespaceController, type NamespacedContent } from '../controllers/namespace/controller.js';
+import { CrdServingController } from '../apiextensions/serving/controller.js';
 import { ServiceAccountTokenController } from '../controllers/service-account-token/controller.js';
 import { chooseAdvertiseAddress, externalAddress, keepKubernetesService, reconcileKubernetesService, removeFromKubernetesService } from '../controllers/kubernetes-service.js';
 import { buildEndpointReconciler, endpointReconcileIntervalMs } from '../controllers/kubernetes-endpoints/build.js';
@@ -189,12 +190,28 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   }
   let authorizationSynced = false;
   void security.authorization.ready.then(() => (authorizationSynced = true));
-  defaultStored = installer.storedObjectDefaulter();
+  const builtinStoredDefaulter = installer.storedObjectDefaulter();
+  defaultStored = (obj) => {
+    builtinStoredDefaulter(obj);
+    crdServing.defaultStored(obj);
+  };
   const namespaces = registrations.find((r) => r.group === '' && r.resource === 'namespaces') as ResourceRegistration;
   const namespaceStorage = namespaces.main;
 
   // Shared by admission plugins and in-server controllers; stopped with the server.
   const informers = new SharedInformers(storageOf, log);
+  // Custom resources served live (kube's apiextensions-apiserver: start-apiextensions-controllers,
+  // and crd-informer-synced, which readiness waits for so existing CRDs are served after a restart).
+  const crdServing = new CrdServingController({
+    installer,
+    informers,
+    storage,
+    storageOf,
+    storeSettings: { deleteCollectionWorkers: (options.deleteCollection ?? defaultDeleteCollectionOptions).workers },
+    log,
+  });
+  let crdInformerSynced = false;
+  const crdServingSynced = crdServing.start().then(() => void (crdInformerSynced = true));
   const admissionStop = new AbortController();
   const admissionOptions = options.admission ?? defaultAdmissionOptions;
   let admissionPlugins: AdmissionPlugin[];
@@ -290,6 +307,11 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     systemNamespacesReady: () => systemNamespacesReady,
     bootstrapReady: () => bootstrapReady,
     ...(rbacPolicy ? { rbacBootstrapped: () => rbacPolicy.bootstrapped() } : {}),
+    apiextensionsHooks: [
+      { name: 'start-apiextensions-informers', done: () => true },
+      { name: 'start-apiextensions-controllers', done: () => true },
+      { name: 'crd-informer-synced', done: () => crdInformerSynced },
+    ],
     controllerHooks: [...controllerHooks.values()].map((h) => ({ name: h.name, done: () => h.isDone })),
     shutdownInitiated: lifecycle.signals.shutdownInitiated,
   });
@@ -357,9 +379,11 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
 
   const stopCompactors = etcd.startCompactors(options.etcdCompactionIntervalMs, (m) => log.warn(m));
   const stopStorageMetrics = startStorageMetrics({ store: etcd.objectCounts, client, etcdServers: options.etcdServers, clients: etcd.factory, metrics, options: options.metrics, log });
-  const contents = registrations
+  const builtinContents = registrations
     .filter((r) => r.namespaced && !r.conversion)
     .map((r) => ({ group: r.group, resource: r.resource, storage: r.main }));
+  // Custom resources come and go: the namespaced ones served now are deleted with their namespace.
+  const contents = (): NamespacedContent[] => [...builtinContents, ...installer.dynamicResources().filter((r) => r.namespaced)];
   const namespaceController = new NamespaceController({
     namespaces: namespaceStorage,
     namespaceStatus: namespaces.subresources.status as RestStorage,
@@ -447,7 +471,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
       if (disabledLoops.has(c.name)) continue;
       try {
         const hookDone = controllerHooks.get(c.name)?.resolve ?? ((): void => undefined);
-        const stop = c.start({ storageOf, informers, storage, etcd: client, options, log, metrics, shutdown: admissionStop.signal, hookDone, ...(certificate.ca ? { rootCA: certificate.ca } : {}) });
+        const stop = c.start({ storageOf, informers, storage, etcd: client, options, log, metrics, shutdown: admissionStop.signal, hookDone, served: installer, ...(certificate.ca ? { rootCA: certificate.ca } : {}) });
         controllerStops.push(stop);
         if (stop.synced) synced.push(stop.synced);
       } catch (err) {
@@ -479,6 +503,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
           stopKeeping();
           stopIdentity();
           namespaceController.stop();
+          crdServing.stop();
           tokenController?.stop();
           aggregationController?.stop();
           admissionStop.abort();
@@ -508,7 +533,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     return stopping;
   };
   // Ready once bootstrapped and the authorizers' informers have synced (readyz's informer-sync).
-  const allReady = Promise.all([ready, security.authorization.ready, controllersSynced, ...[...controllerHooks.values()].map((h) => h.done)]).then(() => undefined);
+  const allReady = Promise.all([ready, security.authorization.ready, controllersSynced, crdServingSynced, ...[...controllerHooks.values()].map((h) => h.done)]).then(() => undefined);
   return { port: boundPort, certificate, ready: allReady, metrics, signals: lifecycle.signals, stop };
 }
 
