@@ -45,10 +45,19 @@ export const crdStrategy = defineStrategy({
   validateUpdate: (obj, old) => [...validateCRDUpdate(crdAsV1(obj), crdAsV1(old)), ...validateStoredVersions(crdAsV1(obj))],
 });
 
-/** customresourcedefinitions/status: only status changes; stored versions stay declared. */
+/**
+ * customresourcedefinitions/status: only status changes, and of metadata only finalizers (the CRD
+ * finalizer removes its own through status, as kube's statusStrategy allows); stored versions stay
+ * declared.
+ */
 export const crdStatusStrategy: StatusStrategy = {
   prepareForUpdate(_ctx, obj, old) {
     takeAllButStatusFrom(obj, old);
+    for (const f of ['labels', 'annotations', 'ownerReferences'] as const) {
+      const v = old.metadata[f];
+      if (v === undefined) delete obj.metadata[f];
+      else (obj.metadata as Record<string, unknown>)[f] = structuredClone(v);
+    }
   },
   validateUpdate(_ctx, obj) {
     return validateStoredVersions(crdAsV1(obj));

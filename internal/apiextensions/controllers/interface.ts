@@ -1,0 +1,43 @@
+/**
+ * What the apiextensions controllers are built from, narrowed so tests can hand them fakes: the
+ * CRD informer (stored-form objects), the status writer, and a log.
+ */
+import type { KubeObject } from '../../../api/meta/types.js';
+import type { InformerHandlers } from '../../controllers/informer.js';
+import type { FieldError } from '../../validation/field-error.js';
+import type { CrdStatusUpdate } from './crd-status.js';
+
+/** The parts of an Informer the controllers read. */
+export interface CrdInformer {
+  readonly synced: Promise<void>;
+  get(key: string): KubeObject | undefined;
+  list(): IterableIterator<KubeObject>;
+  addHandlers(h: InformerHandlers): void;
+}
+
+/** Where the controllers log. */
+export interface ControllerLog {
+  info(msg: string): void;
+  warn(msg: string): void;
+}
+
+/** Common dependencies of the CRD controllers. */
+export interface CrdControllerDeps {
+  readonly informer: CrdInformer;
+  readonly updateStatus: CrdStatusUpdate;
+  readonly log: ControllerLog;
+  /** Pause before a failed key is tried again (default 1 s). */
+  readonly retryMs?: number;
+}
+
+/**
+ * The structural-schema violations of a CRD given in apiextensions/v1 form (kube's
+ * schema.NewStructural + schema.ValidateStructural over every version's openAPIV3Schema, with
+ * paths spec.versions[i].schema.openAPIV3Schema...); empty when every schema is structural.
+ */
+export type StructuralViolations = (crdV1: KubeObject) => readonly FieldError[];
+
+/** A started controller: stop() ends its work. */
+export interface RunningController {
+  stop(): void;
+}
