@@ -29,10 +29,19 @@ export function runCrdQueue(
   filters: QueueFilters,
   maxRetries = 15,
 ): CrdQueue {
-  const queue = new WorkQueue(sync, {
+  // Every failure is logged, as kube's HandleError does, then retried.
+  const logged = async (name: string): Promise<void> => {
+    try {
+      await sync(name);
+    } catch (err) {
+      deps.log.warn(`${controller}: ${name} failed with: ${(err as Error).message}`);
+      throw err;
+    }
+  };
+  const queue = new WorkQueue(logged, {
     retryMs: deps.retryMs ?? 1000,
     maxRetries,
-    onDrop: (key, err) => deps.log.warn(`${controller}: ${key} failed with: ${(err as Error).message}`),
+    onDrop: (key) => deps.log.warn(`${controller}: ${key} dropped out of the queue after ${maxRetries} failures`),
   });
   const timers = new Set<NodeJS.Timeout>();
   let stopped = false;

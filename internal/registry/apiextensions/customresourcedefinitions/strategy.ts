@@ -37,6 +37,8 @@ export const crdStrategy = defineStrategy({
   allowUnconditionalUpdate: false,
   tracksGeneration: true,
   hasStatus: true,
+  // kube's CRD validation runs apimachinery's ObjectMeta checks (customresourcecleanup.apiextensions.k8s.io is no domain path).
+  qualifiedFinalizerNames: true,
   // acceptedNames is a struct whose plural and kind are always written.
   initialStatus: () => ({ acceptedNames: { plural: '', kind: '' } }),
   prepareForCreate: (_ctx, obj) => recordStorageVersion(obj),
