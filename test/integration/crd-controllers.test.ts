@@ -155,6 +155,58 @@ describe('CRD controllers', () => {
     await waitGone(`nevers.${group}`);
   });
 
+  // Works with and without the served custom resources (built in parallel): where the resource is
+  // served, its instances are deleted and the CRD goes; where it is not, the finalizer reports that
+  // it cannot reach them (kube's InstanceDeletionFailed) and keeps the CRD.
+  it('deleting an established CRD deletes its instances of every namespace (InstanceDeletionInProgress), then the CRD', async () => {
+    const group = 'instances.example.com';
+    await create(group, { plural: 'items', kind: 'Item' });
+    await waitFor(`items.${group}`, 'Established', (c) => condition(c, 'Established')?.status === 'True');
+    const path = (ns: string): string => `/apis/${group}/v1/namespaces/${ns}/items`;
+    let served = false;
+    for (const deadline = Date.now() + 2000; !served && Date.now() < deadline; ) {
+      served = (await fx.request('GET', path('default'))).status === 200;
+      if (!served) await new Promise((r) => setTimeout(r, 50));
+    }
+    if (!served) {
+      assert.equal((await fx.request('DELETE', `${crds}/items.${group}`)).status, 200);
+      const stuck = await waitFor(`items.${group}`, 'InstanceDeletionFailed', (c) => condition(c, 'Terminating')?.reason === 'InstanceDeletionFailed');
+      assert.match(condition(stuck, 'Terminating').message, /^could not list instances: unable to find a custom resource client for items\.instances\.example\.com: /);
+      // Only the cleanup finalizer's removal lets the CRD go; the status subresource may remove it.
+      stuck.metadata.finalizers = [];
+      assert.equal((await fx.request('PUT', `${crds}/items.${group}/status`, { body: stuck })).status, 200);
+      await waitGone(`items.${group}`);
+      return;
+    }
+    const item = (ns: string, name: string, finalizers?: string[]) => ({ apiVersion: `${group}/v1`, kind: 'Item', metadata: { name, namespace: ns, ...(finalizers ? { finalizers } : {}) } });
+    for (const [ns, name, hold] of [['default', 'a', false], ['default', 'b', false], ['kube-public', 'c', false], ['kube-public', 'held', true]] as const) {
+      const res = await fx.request('POST', path(ns), { body: item(ns, name, hold ? ['example.com/hold'] : undefined) });
+      assert.equal(res.status, 201, res.text);
+    }
+    assert.equal((await fx.request('DELETE', `${crds}/items.${group}`)).status, 200);
+    // The held instance keeps the CRD in InstanceDeletionInProgress; the others are gone.
+    await waitFor(`items.${group}`, 'InstanceDeletionInProgress', (c) => condition(c, 'Terminating')?.reason === 'InstanceDeletionInProgress');
+    for (const [ns, name] of [['default', 'a'], ['default', 'b'], ['kube-public', 'c']]) {
+      const deadline = Date.now() + 5000;
+      while ((await fx.request('GET', `${path(ns)}/${name}`)).status !== 404) {
+        assert.ok(Date.now() < deadline, `${ns}/${name} still exists`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    const held = (await fx.request('GET', `${path('kube-public')}/held`)).json();
+    assert.ok(held.metadata.deletionTimestamp, 'the held instance is being deleted');
+    const crd = (await fx.request('GET', `${crds}/items.${group}`)).json();
+    assert.deepEqual(summary(condition(crd, 'Terminating')), { status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' });
+    assert.deepEqual(crd.metadata.finalizers, ['customresourcecleanup.apiextensions.k8s.io']);
+    const release = await fx.request('PATCH', `${path('kube-public')}/held`, {
+      rawBody: JSON.stringify({ metadata: { finalizers: null } }),
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    assert.equal(release.status, 200, release.text);
+    // kube's finalizer looks again every 5 s.
+    await waitGone(`items.${group}`, 8000);
+  });
+
   it('the status subresource changes finalizers but not labels', async () => {
     const group = 'status.example.com';
     const crd = await create(group, { plural: 'labelled', kind: 'Labelled' });

@@ -11,7 +11,6 @@ const fx = useServer({}, ['--etcd-healthcheck-timeout=500ms', '--etcd-readycheck
 
 const lines = (text: string): string[] => text.trimEnd().split('\n');
 const hooks = [
-  '[+]poststarthook/start-apiextensions-controllers ok',
   '[+]poststarthook/start-system-namespaces-controller ok',
   '[+]poststarthook/bootstrap-controller ok',
   '[+]poststarthook/rbac/bootstrap-roles ok',

@@ -4,7 +4,6 @@
  */
 import type { KubeObject } from '../../../api/meta/types.js';
 import type { InformerHandlers } from '../../controllers/informer.js';
-import type { FieldError } from '../../validation/field-error.js';
 import type { CrdStatusUpdate } from './crd-status.js';
 
 /** The parts of an Informer the controllers read. */
@@ -30,12 +29,20 @@ export interface CrdControllerDeps {
   readonly retryMs?: number;
 }
 
+/** Why a CRD's schemas are not structural: the NonStructuralSchema condition's reason and message. */
+export interface NonStructuralFinding {
+  /** "Violations", or "StructuralError" when a schema cannot even be read as structural. */
+  readonly reason: 'Violations' | 'StructuralError';
+  readonly message: string;
+}
+
 /**
- * The structural-schema violations of a CRD given in apiextensions/v1 form (kube's
- * schema.NewStructural + schema.ValidateStructural over every version's openAPIV3Schema, with
- * paths spec.versions[i].schema.openAPIV3Schema...); empty when every schema is structural.
+ * kube's calculateCondition input: the findings for a CRD given in apiextensions/v1 form
+ * (preserveUnknownFields, and schema.NewStructural + ValidateStructural over every version's
+ * openAPIV3Schema, paths spec.versions[i].schema.openAPIV3Schema...); undefined when structural.
+ * The validation side's structuralSchemaErrors has this shape.
  */
-export type StructuralViolations = (crdV1: KubeObject) => readonly FieldError[];
+export type StructuralViolations = (crdV1: KubeObject) => NonStructuralFinding | undefined;
 
 /** A started controller: stop() ends its work. */
 export interface RunningController {

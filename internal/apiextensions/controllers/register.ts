@@ -1,8 +1,9 @@
 /**
  * The apiextensions-apiserver controllers as in-server controllers: kube starts the naming,
  * establishing, NonStructuralSchema condition and finalizer controllers in its
- * "start-apiextensions-controllers" post-start hook. Each reads CRDs through the shared informer and
- * writes through customresourcedefinitions/status.
+ * "start-apiextensions-controllers" post-start hook (which only starts them; the readyz check of
+ * that name is listed with the other apiextensions hooks by the serving side). Each reads CRDs
+ * through the shared informer and writes through customresourcedefinitions/status.
  */
 import type { InServerController, InServerControllerDeps } from '../../server/in-server-controllers.js';
 import { crdGroup, crdResource, crdStatusUpdater } from './crd-status.js';
@@ -19,25 +20,19 @@ function crdDeps(deps: InServerControllerDeps): CrdControllerDeps | undefined {
   return { informer: deps.informers.get(crdGroup, crdResource), updateStatus: crdStatusUpdater(status), log: deps.log };
 }
 
-function controller(name: string, run: (crd: CrdControllerDeps, deps: InServerControllerDeps) => RunningController, postStartHook?: string): InServerController {
+function controller(name: string, run: (crd: CrdControllerDeps, deps: InServerControllerDeps) => RunningController): InServerController {
   return {
     name,
-    ...(postStartHook ? { postStartHook } : {}),
     start(deps) {
       const crd = crdDeps(deps);
       const running = crd ? run(crd, deps) : undefined;
-      // kube's hook only starts the controllers; it is done once they run.
-      deps.hookDone();
       return () => running?.stop();
     },
   };
 }
 
-/**
- * kube's NamingConditionController. It carries the start-apiextensions-controllers hook for the four
- * (readyz lists the hook once).
- */
-export const crdNamingController = controller('crd-naming-condition-controller', (crd) => startNamingController(crd), 'start-apiextensions-controllers');
+/** kube's NamingConditionController. */
+export const crdNamingController = controller('crd-naming-condition-controller', (crd) => startNamingController(crd));
 
 /** kube's EstablishingController; waits 5 s before establishing when --apiserver-count is above 1. */
 export const crdEstablishingController = controller('crd-establishing-controller', (crd, deps) =>

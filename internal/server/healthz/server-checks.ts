@@ -38,14 +38,10 @@ function informerSyncCheck(synced: () => boolean): HealthCheck {
   };
 }
 
-/** Hooks of kube's apiextensions-apiserver: the delegate of kube-apiserver, so its checks come first. */
-const delegateHooks = new Set(['start-apiextensions-informers', 'start-apiextensions-controllers', 'crd-informer-synced']);
-
 /** The three endpoints' check lists. */
 export function serverHealthEndpoints(s: ServerHealthState): HealthEndpoints {
   const isPostStartHook = (c: HealthCheck): boolean => c.name.startsWith('poststarthook/');
   const rbacBootstrapped = s.rbacBootstrapped;
-  const hooks = s.controllerHooks ?? [];
   return new HealthRegistry(s.options.livezGracePeriodMs)
     .addHealthChecks(pingCheck, logCheck, { name: 'etcd', check: s.etcd.check(s.options.etcdHealthcheckTimeoutMs) })
     .addReadyzChecks({ name: 'etcd-readiness', check: s.etcd.check(s.options.etcdReadycheckTimeoutMs) })
@@ -53,11 +49,10 @@ export function serverHealthEndpoints(s: ServerHealthState): HealthEndpoints {
     .addReadyzChecks(informerSyncCheck(s.authorizationSynced))
     .addBootSequenceHealthChecks(
       ...s.encryptionChecks.filter(isPostStartHook),
-      ...hooks.filter((h) => delegateHooks.has(h.name)).map((h) => postStartHookCheck(h.name, h.done)),
       postStartHookCheck('start-system-namespaces-controller', s.systemNamespacesReady),
       postStartHookCheck('bootstrap-controller', s.bootstrapReady),
       ...(rbacBootstrapped ? [postStartHookCheck('rbac/bootstrap-roles', rbacBootstrapped)] : []),
-      ...hooks.filter((h) => !delegateHooks.has(h.name)).map((h) => postStartHookCheck(h.name, h.done)),
+      ...(s.controllerHooks ?? []).map((h) => postStartHookCheck(h.name, h.done)),
     )
     .addReadyzChecks(shutdownCheck(s.shutdownInitiated))
     .endpoints();

@@ -1,20 +1,28 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../../../../api/meta/types.js';
-import { required } from '../../../validation/field-error.js';
+import { fieldErrorsMessage, required } from '../../../validation/field-error.js';
 import { findCondition } from '../conditions.js';
 import type { StructuralViolations } from '../interface.js';
 import { crd, FakeCrds, until } from '../testing.js';
 import { startNonStructuralSchemaController } from './controller.js';
 
-/** A stand-in check: a property without type is a violation (as kube's "must not be empty for specified object fields"). */
+/**
+ * A stand-in check (the validation side's structuralSchemaErrors is the real one): a property
+ * without type is a violation, as kube's "must not be empty for specified object fields"; a $ref
+ * cannot be checked at all.
+ */
 const untypedProperties: StructuralViolations = (v1: KubeObject) => {
-  const versions = (v1.spec as { versions: { schema?: { openAPIV3Schema?: { properties?: Record<string, { type?: string }> } } }[] }).versions;
-  return versions.flatMap((v, i) =>
+  const versions = (v1.spec as { versions: { schema?: { openAPIV3Schema?: { properties?: Record<string, { type?: string; $ref?: string }> } } }[] }).versions;
+  if (versions.some((v) => Object.values(v.schema?.openAPIV3Schema?.properties ?? {}).some((p) => p.$ref))) {
+    return { reason: 'StructuralError', message: "failed to check validation schema for version v1: OpenAPIV3Schema '$ref' is not supported" };
+  }
+  const errs = versions.flatMap((v, i) =>
     Object.entries(v.schema?.openAPIV3Schema?.properties ?? {})
       .filter(([, p]) => !p.type)
       .map(([k]) => required(`spec.versions[${i}].schema.openAPIV3Schema.properties[${k}].type`, 'must not be empty for specified object fields')),
   );
+  return errs.length ? { reason: 'Violations', message: fieldErrorsMessage(errs) } : undefined;
 };
 
 function withSchema(c: KubeObject, properties: Record<string, unknown>, generation: number): KubeObject {
@@ -46,6 +54,19 @@ describe('NonStructuralSchema condition controller', () => {
       assert.equal(store.writes.length, writes);
       store.put(withSchema(structuredClone(store.get('widgets.example.com')!), { a: { type: 'integer' } }, 2));
       await until('the condition removed', () => findCondition(store.get('widgets.example.com')!, 'NonStructuralSchema') === undefined);
+    } finally {
+      running.stop();
+    }
+  });
+
+  it('a schema that cannot be checked leaves the condition Unknown with StructuralError, as kube does', async () => {
+    const store = new FakeCrds();
+    const running = startNonStructuralSchemaController(store.deps(), untypedProperties);
+    try {
+      store.put(withSchema(crd('example.com', { plural: 'widgets', kind: 'Widget' }), { a: { $ref: '#/x' } }, 1));
+      await until('the condition', () => findCondition(store.get('widgets.example.com')!, 'NonStructuralSchema') !== undefined);
+      const cond = findCondition(store.get('widgets.example.com')!, 'NonStructuralSchema');
+      assert.deepEqual([cond?.status, cond?.reason, cond?.message], ['Unknown', 'StructuralError', "failed to check validation schema for version v1: OpenAPIV3Schema '$ref' is not supported"]);
     } finally {
       running.stop();
     }

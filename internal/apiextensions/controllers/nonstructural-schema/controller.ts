@@ -1,22 +1,25 @@
 /**
  * kube's NonStructuralSchema condition controller: a CRD one of whose versions has a schema that is
  * not structural (possible for CRDs written as apiextensions/v1beta1 before 1.22, which the
- * storage still holds) carries NonStructuralSchema True, reason "Violations", with the violations
- * as message; the condition goes once the schemas are structural. Each generation is judged once per
+ * storage still holds, and kept through updates that leave the schema alone) carries
+ * NonStructuralSchema True, reason "Violations", with the violations as message; the condition goes
+ * once the schemas are structural. Each generation is judged once per
  * server, so servers of different versions cannot fight over the message.
  */
 import type { KubeObject } from '../../../../api/meta/types.js';
 import { crdAsV1 } from '../../../registry/apiextensions/customresourcedefinitions/conversion.js';
-import { fieldErrorsMessage } from '../../../validation/field-error.js';
 import { findCondition, NonStructuralSchema, removeCondition, setCondition, type CrdCondition } from '../conditions.js';
 import type { CrdControllerDeps, RunningController, StructuralViolations } from '../interface.js';
 import { runCrdQueue } from '../run-queue.js';
 
-/** The NonStructuralSchema condition a CRD (stored form) should carry, or undefined for none. */
+/**
+ * The NonStructuralSchema condition a CRD (stored form) should carry, or undefined for none: True
+ * with the violations, or, as kube leaves it, Unknown when a schema could not be checked at all.
+ */
 export function nonStructuralCondition(crd: KubeObject, violations: StructuralViolations): Omit<CrdCondition, 'lastTransitionTime'> | undefined {
-  const errs = violations(crdAsV1(crd));
-  if (errs.length === 0) return undefined;
-  return { type: NonStructuralSchema, status: 'True', reason: 'Violations', message: fieldErrorsMessage(errs) };
+  const finding = violations(crdAsV1(crd));
+  if (!finding) return undefined;
+  return { type: NonStructuralSchema, status: finding.reason === 'Violations' ? 'True' : 'Unknown', reason: finding.reason, message: finding.message };
 }
 
 /** The CRD with its condition brought up to date, or undefined when it already is. Mutates crd. */
