@@ -25,7 +25,7 @@ export interface CrdControllerDeps {
   readonly informer: CrdInformer;
   readonly updateStatus: CrdStatusUpdate;
   readonly log: ControllerLog;
-  /** Pause before a failed key is tried again (default 1 s). */
+  /** Pause before a failed name is tried again the first time (default 5 ms; doubling per failure). */
   readonly retryMs?: number;
 }
 

@@ -98,7 +98,6 @@ export function startFinalizerController(deps: CrdControllerDeps, options: Final
         return !semanticEqual(withoutOwnChanges(crd), withoutOwnChanges(old));
       },
     },
-    Infinity,
   );
   return { stop: () => queue.stop() };
 }
