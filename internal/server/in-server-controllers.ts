@@ -21,6 +21,7 @@ import type { Storage } from '../storage/interface.js';
 import type { ServerOptions } from './options/flags.js';
 import { apfBootstrapController, systemPriorityClassesController } from '../controllers/bootstrap-objects/controllers.js';
 import { garbageCollectorController } from '../controllers/garbage-collector/controller.js';
+import { crdEstablishingController, crdFinalizerController, crdNamingController } from '../apiextensions/controllers/register.js';
 
 /** The resources served at run time (custom resources), as the installer reports them. */
 export interface DynamicResourceSource {
@@ -90,6 +91,9 @@ export const inServerControllers: readonly InServerController[] = [
   systemPriorityClassesController,
   apfBootstrapController,
   garbageCollectorController,
+  crdNamingController,
+  crdEstablishingController,
+  crdFinalizerController,
 ];
 
 /** A kube-controller-manager loop as --controllers names it. */

@@ -41,6 +41,8 @@ export const crdStrategy = defineStrategy({
   allowUnconditionalUpdate: false,
   tracksGeneration: true,
   hasStatus: true,
+  // kube's CRD validation runs apimachinery's ObjectMeta checks (customresourcecleanup.apiextensions.k8s.io is no domain path).
+  qualifiedFinalizerNames: true,
   // acceptedNames is a struct whose plural and kind are always written.
   initialStatus: () => ({ acceptedNames: { plural: '', kind: '' } }),
   prepareForCreate: (_ctx, obj) => recordStorageVersion(obj),
@@ -49,10 +51,19 @@ export const crdStrategy = defineStrategy({
   validateUpdate: (obj, old) => validateCustomResourceDefinitionUpdate(obj, old),
 });
 
-/** customresourcedefinitions/status: only status changes; its accepted names are checked (kube checks nothing else). */
+/**
+ * customresourcedefinitions/status: only status changes, and of metadata only finalizers (the CRD
+ * finalizer removes its own through status, as kube's statusStrategy allows); stored versions stay
+ * declared.
+ */
 export const crdStatusStrategy: StatusStrategy = {
   prepareForUpdate(_ctx, obj, old) {
     takeAllButStatusFrom(obj, old);
+    for (const f of ['labels', 'annotations', 'ownerReferences'] as const) {
+      const v = old.metadata[f];
+      if (v === undefined) delete obj.metadata[f];
+      else (obj.metadata as Record<string, unknown>)[f] = structuredClone(v);
+    }
   },
   validateUpdate(_ctx, obj) {
     return validateCustomResourceDefinitionStatusUpdate(obj);
