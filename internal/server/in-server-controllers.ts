@@ -21,7 +21,8 @@ import type { Storage } from '../storage/interface.js';
 import type { ServerOptions } from './options/flags.js';
 import { apfBootstrapController, systemPriorityClassesController } from '../controllers/bootstrap-objects/controllers.js';
 import { garbageCollectorController } from '../controllers/garbage-collector/controller.js';
-import { crdEstablishingController, crdFinalizerController, crdNamingController } from '../apiextensions/controllers/register.js';
+import { crdEstablishingController, crdFinalizerController, crdNamingController, crdNonStructuralSchemaController } from '../apiextensions/controllers/register.js';
+import { structuralSchemaErrors } from '../apiextensions/validation/non-structural.js';
 
 /** The resources served at run time (custom resources), as the installer reports them. */
 export interface DynamicResourceSource {
@@ -93,6 +94,7 @@ export const inServerControllers: readonly InServerController[] = [
   garbageCollectorController,
   crdNamingController,
   crdEstablishingController,
+  crdNonStructuralSchemaController(structuralSchemaErrors),
   crdFinalizerController,
 ];
 
