@@ -52,6 +52,14 @@ spec:
                 description: The job each run creates.
                 properties:
                   image: {type: string, description: The container image of the job.}
+              port: {x-kubernetes-int-or-string: true, description: A port name or number.}
+              policy: {type: string, enum: [Allow, Forbid], default: Allow, description: How runs overlap.}
+              note: {type: string, nullable: true}
+              extra: {type: object, x-kubernetes-preserve-unknown-fields: true}
+              template: {type: object, x-kubernetes-embedded-resource: true, x-kubernetes-preserve-unknown-fields: true}
+              tags: {type: array, items: {type: string}, x-kubernetes-list-type: set}
+            x-kubernetes-validations:
+            - {rule: "!has(self.replicas) || self.replicas <= 10", message: at most 10 replicas}
 `;
 
 /** Versions of kubectl to drive: the one on PATH and the oldest shipped. */
@@ -88,6 +96,7 @@ describe('kubectl explain of a custom resource', () => {
       assert.match(out, /The cron schedule, in the five-field cron format\./);
       const deep = await explain(['ct.spec.jobTemplate.image']);
       assert.match(deep, /The container image of the job\./);
+      assert.match(await explain(['crontabs.spec.port']), /A port name or number\./);
     });
 
     it(`${name}: explains from /openapi/v2 (protobuf)`, async () => {
@@ -99,6 +108,7 @@ describe('kubectl explain of a custom resource', () => {
       const leaf = await explain(['crontabs.spec.cronSpec', '--output=plaintext-openapiv2']);
       assert.match(leaf, /FIELD:\s+cronSpec\s+<string>/);
       assert.match(leaf, /The cron schedule, in the five-field cron format\./);
+      assert.match(await explain(['crontabs.spec.policy', '--output=plaintext-openapiv2']), /How runs overlap\./);
     });
   }
 });
