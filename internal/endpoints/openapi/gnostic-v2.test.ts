@@ -362,3 +362,19 @@ describe('gnostic OpenAPI v2 encoding of CRD definitions', () => {
     assert.ok(paths.includes('/apis/stable.example.com/v1/namespaces/{namespace}/crontabs/{name}/status'));
   });
 });
+
+describe('gnostic encoding cache', () => {
+  it('gives the same bytes as an uncached encoding and re-encodes only new entries', () => {
+    const shared = { get: { operationId: 'a', responses: { '200': { description: 'OK', schema: { $ref: '#/definitions/A' } } } } };
+    const def = { type: 'object', description: 'A', properties: { x: { type: 'string', 'x-kubernetes-list-type': 'atomic' } } };
+    const doc = { swagger: '2.0', paths: { '/a': shared }, definitions: { A: def } };
+    const cache = new WeakMap<object, Buffer>();
+    const first = encodeOpenApiV2Document(doc, cache);
+    assert.ok(first.equals(encodeOpenApiV2Document(doc)));
+    assert.ok(cache.has(shared) && cache.has(def));
+    const encodedShared = cache.get(shared);
+    const grown = { ...doc, paths: { ...doc.paths, '/b': { get: { operationId: 'b' } } } };
+    assert.ok(encodeOpenApiV2Document(grown, cache).equals(encodeOpenApiV2Document(grown)));
+    assert.equal(cache.get(shared), encodedShared, 'an unchanged path item is not encoded again');
+  });
+});

@@ -19,7 +19,7 @@ import { newNotAcceptable } from '../../apierrors/factories.js';
 import type { ApiInstaller } from '../installer.js';
 import { parseAccept } from '../negotiation/media-type.js';
 import { acceptsGzip, matchesIfNoneMatch, representation, type Representation } from './cached-document.js';
-import { encodeOpenApiV2Document } from './gnostic-v2.js';
+import { encodeOpenApiV2Document, type GnosticEncodingCache } from './gnostic-v2.js';
 import { mergeFragment, sortRecord, type MergeTarget, type SwaggerFragmentInput } from './merge-v2.js';
 
 /** An OpenAPI v2 document as parsed JSON. */
@@ -203,7 +203,7 @@ function swaggerPath(): string {
   throw new Error('api/gen/openapi/v2/swagger.json not found above the server code');
 }
 
-/** Serves GET and HEAD /openapi/v2. Construction reads the document synchronously (call once at start). */
+/** Serves GET and HEAD /openapi/v2. Construction reads and encodes the document synchronously (call once at start). */
 export class OpenApiV2Handler {
   /** The whole Kubernetes document: where definitions and parameters fragments refer to come from. */
   private readonly all: SwaggerDocument;
@@ -214,10 +214,16 @@ export class OpenApiV2Handler {
   private merged: SwaggerDocument | undefined;
   private json: Representation | undefined;
   private protobuf: Representation | undefined;
+  /** Encoded path items and definitions, so a rebuild encodes only what changed. */
+  private readonly gnosticCache: GnosticEncodingCache = new WeakMap();
 
   constructor(installer: ApiInstaller, options: OpenApiV2Options = {}) {
     this.all = JSON.parse(readFileSync(swaggerPath(), 'utf8')) as SwaggerDocument;
     this.base = filterSwagger(this.all, installer, options.nonResourcePaths ?? defaultNonResourcePaths);
+    // Encoded now, as before the document went live: the first request does not wait about a
+    // second for it, and the encoding cache then makes a rebuild after a change cost little.
+    this.jsonRepresentation();
+    this.protobufRepresentation();
   }
 
   /**
@@ -275,7 +281,7 @@ export class OpenApiV2Handler {
   }
 
   private protobufRepresentation(): Representation {
-    return (this.protobuf ??= representation(encodeOpenApiV2Document(this.document())));
+    return (this.protobuf ??= representation(encodeOpenApiV2Document(this.document(), this.gnosticCache)));
   }
 
   /** What each Accept media type is answered with, in kube-openapi's preference order. */
