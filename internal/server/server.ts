@@ -36,6 +36,7 @@ import { ResourceDispatcher } from '../endpoints/dispatcher.js';
 import { ApiInstaller } from '../endpoints/installer.js';
 import { OpenApiV2Handler } from '../endpoints/openapi/v2.js';
 import { OpenApiV3Handler } from '../endpoints/openapi/v3.js';
+import { CrdOpenApiController } from '../apiextensions/openapi/controller.js';
 import { OpenIdMetadataHandler } from '../endpoints/openid-metadata.js';
 import type { KlogLogger, Logger } from '../observability/logging.js';
 import { createMetrics, type ServerMetrics } from '../observability/metrics.js';
@@ -321,6 +322,10 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     : undefined;
   const openapi = new OpenApiV3Handler(installer);
   const openapiV2 = new OpenApiV2Handler(installer);
+  // CRDs' schemas join /openapi/v2 and /openapi/v3 as they become Established.
+  const stopCrdOpenApi = installer.storageOf('apiextensions.k8s.io', 'customresourcedefinitions')
+    ? new CrdOpenApiController(informers.get('apiextensions.k8s.io', 'customresourcedefinitions'), { v2: openapiV2, v3: openapi }, log).start()
+    : undefined;
   const app = buildChain({
     health,
     discovery,
@@ -507,6 +512,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
           tokenController?.stop();
           aggregationController?.stop();
           admissionStop.abort();
+          stopCrdOpenApi?.();
           for (const stopController of controllerStops) void stopController();
           informers.stop();
         },
