@@ -8,7 +8,7 @@
 import type { KubeObject } from '../../../api/meta/types.js';
 import { invalid, type FieldError } from '../../validation/field-error.js';
 import { compileCelValidator } from '../cel/index.js';
-import type { JSONSchemaProps, SchemaValidationOptions, VersionSchema } from '../interface.js';
+import type { CelValidator, JSONSchemaProps, SchemaValidationOptions, VersionSchema } from '../interface.js';
 import { compileAjv } from './ajv-compile.js';
 import { applyDefaults } from './defaults.js';
 import { embeddedResourceErrors } from './embedded.js';
@@ -33,6 +33,23 @@ const blockingTypes = new Set<FieldError['type']>(['FieldValueNotSupported', 'Fi
 /** kube's OpenAPI errors (type, maxLength, maxItems, maxProperties, required, enum) keep CEL rules from running. */
 function hasBlockingError(errs: readonly FieldError[]): boolean {
   return errs.some((e) => blockingTypes.has(e.type));
+}
+
+/**
+ * Appends the CEL rules' errors to the schema errors as kube's strategy does: when a blocking
+ * schema error is present the rules are not run and one error says so. Mutates and returns errs.
+ */
+export function appendCelErrors(
+  errs: FieldError[],
+  cel: CelValidator | undefined,
+  obj: KubeObject,
+  old: KubeObject | undefined,
+  options: SchemaValidationOptions,
+): FieldError[] {
+  if (!cel) return errs;
+  if (hasBlockingError(errs)) errs.push(invalid(undefined, 'null', celSkippedMessage));
+  else errs.push(...cel.validate(obj, old, options));
+  return errs;
 }
 
 function openAPIErrors(
@@ -67,11 +84,7 @@ export function compileVersionSchema(schema: JSONSchemaProps | undefined, opts: 
       embeddedResourceErrors(obj, root, undefined, errs);
       // kube checks list uniqueness on updates only when the old object passed it (ratcheting by design).
       if (old === undefined || listSetAndMapErrors(old, root, undefined).length === 0) listSetAndMapErrors(obj, root, undefined, errs);
-      if (cel) {
-        if (hasBlockingError(errs)) errs.push(invalid(undefined, 'null', celSkippedMessage));
-        else errs.push(...cel.validate(obj, old, options));
-      }
-      return errs;
+      return appendCelErrors(errs, cel, obj, old, options);
     },
     typeResolver,
   };
