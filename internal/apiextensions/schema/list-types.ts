@@ -23,15 +23,27 @@ function arrayNodeOf(s: StructuralNode): ArrayNode {
 export function listSetAndMapErrors(x: unknown, s: StructuralNode | undefined, path: string | undefined, out: FieldError[] = []): FieldError[] {
   if (!s || !s.subtreeHasListTypes) return out;
   if (Array.isArray(x)) {
-    if (s.listType === 'set' || s.listType === 'map') out.push(...listTypeErrors(arrayNodeOf(s), x, path ?? ''));
-    if (s.items) x.forEach((v, i) => listSetAndMapErrors(v, s.items, indexPath(path, i), out));
+    if ((s.listType === 'set' || s.listType === 'map') && x.length > 1 && !distinctScalars(x)) {
+      out.push(...listTypeErrors(arrayNodeOf(s), x, path ?? ''));
+    }
+    const items = s.items;
+    if (items?.subtreeHasListTypes) x.forEach((v, i) => listSetAndMapErrors(v, items, indexPath(path, i), out));
     return out;
   }
   if (!isObject(x)) return out;
-  for (const k of Object.keys(x)) {
+  for (const k in x) {
     const prop = s.properties.get(k);
-    if (prop) listSetAndMapErrors(x[k], prop, path === undefined ? k : `${path}.${k}`, out);
-    else if (s.additional) listSetAndMapErrors(x[k], s.additional, keyPath(path, k), out);
+    if (prop) {
+      if (prop.subtreeHasListTypes) listSetAndMapErrors(x[k], prop, path === undefined ? k : `${path}.${k}`, out);
+    } else if (s.additional?.subtreeHasListTypes) listSetAndMapErrors(x[k], s.additional, keyPath(path, k), out);
   }
   return out;
+}
+
+/** The common case of a set: strings (or numbers) all different; anything else takes the full check. */
+function distinctScalars(items: readonly unknown[]): boolean {
+  const kind = typeof items[0];
+  if (kind !== 'string' && kind !== 'number') return false;
+  for (const v of items) if (typeof v !== kind) return false;
+  return new Set(items).size === items.length;
 }

@@ -28,8 +28,27 @@ export const objectMetaFields: ReadonlySet<string> = new Set([
   'managedFields',
 ]);
 
-function join(parent: string, key: string): string {
-  return parent === '' ? key : `${parent}.${key}`;
+/**
+ * The path to the value being pruned, as a stack of steps rendered only when a field is removed
+ * (most requests remove nothing, so no path strings are built for them).
+ */
+class PathStack {
+  private readonly steps: Array<string | number> = [];
+  readonly removed: string[] = [];
+
+  push(step: string | number): void {
+    this.steps.push(step);
+  }
+
+  pop(): void {
+    this.steps.pop();
+  }
+
+  record(key: string): void {
+    let out = '';
+    for (const s of this.steps) out = typeof s === 'number' ? `${out}[${s}]` : out === '' ? s : `${out}.${s}`;
+    this.removed.push(out === '' ? key : `${out}.${key}`);
+  }
 }
 
 /**
@@ -37,88 +56,108 @@ function join(parent: string, key: string): string {
  * sorted as kube sorts them ("spec.foo", "spec.items[0].bar").
  */
 export function pruneObject(obj: Record<string, unknown>, root: StructuralNode): string[] {
-  const unknown: string[] = [];
-  if (root.preserveUnknown) skipPrune(obj, root, '', true, unknown);
-  else pruneMap(obj, root, '', true, unknown);
+  const path = new PathStack();
+  if (root.preserveUnknown) skipPrune(obj, root, true, path);
+  else pruneMap(obj, root, true, true, path);
   dropNonNullableNulls(obj, root);
-  return unknown.sort();
+  return path.removed.sort();
 }
 
-function pruneValue(x: unknown, s: StructuralNode | undefined, path: string, out: string[]): void {
+function pruneValue(x: unknown, s: StructuralNode | undefined, path: PathStack): void {
+  if (typeof x !== 'object' || x === null) return;
   if (s?.preserveUnknown) {
-    skipPrune(x, s, path, false, out);
+    skipPrune(x, s, false, path);
     return;
   }
   if (Array.isArray(x)) {
-    if (s === undefined) {
-      x.forEach((v, i) => pruneValue(v, undefined, `${path}[${i}]`, out));
-    } else {
-      x.forEach((v, i) => pruneValue(v, s.items, `${path}[${i}]`, out));
+    const items = s?.items;
+    // Scalars below need no visit.
+    if (s !== undefined && items !== undefined && items.type !== 'object' && items.type !== 'array' && items.type !== '') return;
+    for (let i = 0; i < x.length; i++) {
+      if (typeof x[i] !== 'object' || x[i] === null) continue;
+      path.push(i);
+      pruneValue(x[i], items, path);
+      path.pop();
     }
     return;
   }
-  if (!isObject(x)) return;
+  const m = x as Record<string, unknown>;
   if (s === undefined) {
-    for (const k of Object.keys(x)) {
-      out.push(join(path, k));
-      delete x[k];
+    for (const k of Object.keys(m)) {
+      path.record(k);
+      delete m[k];
     }
     return;
   }
-  pruneMap(x, s, path, s.embedded, out);
+  pruneMap(m, s, s.embedded, false, path);
 }
 
-function pruneMap(x: Record<string, unknown>, s: StructuralNode, path: string, embedded: boolean, out: string[]): void {
-  for (const k of Object.keys(x)) {
+function pruneMap(x: Record<string, unknown>, s: StructuralNode, embedded: boolean, root: boolean, path: PathStack): void {
+  for (const k in x) {
     if (embedded && metaFields.has(k)) {
-      if (k === 'metadata' && path !== '') pruneEmbeddedMeta(x[k], join(path, k), out);
+      if (k === 'metadata' && !root) pruneEmbeddedMeta(x[k], path);
       continue;
     }
-    const prop = s.properties.get(k);
-    if (prop) pruneValue(x[k], prop, join(path, k), out);
-    else if (s.additional) pruneValue(x[k], s.additional, join(path, k), out);
-    else if (!s.additionalAllowsAny) {
-      out.push(join(path, k));
+    const child = s.properties.get(k) ?? s.additional;
+    if (child) {
+      const v = x[k];
+      if (typeof v === 'object' && v !== null) {
+        path.push(k);
+        pruneValue(v, child, path);
+        path.pop();
+      }
+    } else if (!s.additionalAllowsAny) {
+      path.record(k);
       delete x[k];
     }
   }
 }
 
-function skipPrune(x: unknown, s: StructuralNode | undefined, path: string, root: boolean, out: string[]): void {
-  if (s === undefined) return;
+function skipPrune(x: unknown, s: StructuralNode | undefined, root: boolean, path: PathStack): void {
+  if (s === undefined || typeof x !== 'object' || x === null) return;
   if (Array.isArray(x)) {
-    x.forEach((v, i) => skipPrune(v, s.items, `${path}[${i}]`, false, out));
+    x.forEach((v, i) => {
+      path.push(i);
+      skipPrune(v, s.items, false, path);
+      path.pop();
+    });
     return;
   }
-  if (!isObject(x)) return;
-  for (const k of Object.keys(x)) {
+  const m = x as Record<string, unknown>;
+  for (const k in m) {
     if ((s.embedded || root) && metaFields.has(k)) {
-      if (k === 'metadata' && !root) pruneEmbeddedMeta(x[k], join(path, k), out);
+      if (k === 'metadata' && !root) pruneEmbeddedMeta(m[k], path);
       continue;
     }
     const prop = s.properties.get(k) ?? s.additional;
-    if (prop) pruneValue(x[k], prop, join(path, k), out);
+    if (prop) {
+      path.push(k);
+      pruneValue(m[k], prop, path);
+      path.pop();
+    }
   }
 }
 
-function pruneEmbeddedMeta(meta: unknown, path: string, out: string[]): void {
+function pruneEmbeddedMeta(meta: unknown, path: PathStack): void {
   if (!isObject(meta)) return;
+  path.push('metadata');
   for (const k of Object.keys(meta)) {
     if (!objectMetaFields.has(k)) {
-      out.push(join(path, k));
+      path.record(k);
       delete meta[k];
     }
   }
+  path.pop();
 }
 
 function dropNonNullableNulls(x: unknown, s: StructuralNode | undefined): void {
   if (s === undefined) return;
   if (Array.isArray(x)) {
-    if (s.items) for (const v of x) dropNonNullableNulls(v, s.items);
+    if (s.items) for (const v of x) if (typeof v === 'object' && v !== null) dropNonNullableNulls(v, s.items);
     return;
   }
   if (!isObject(x)) return;
-  for (const k of Object.keys(x)) {
+  for (const k in x) {
     const child = s.properties.get(k) ?? s.additional;
     if (!child) continue;
     const v = x[k];
