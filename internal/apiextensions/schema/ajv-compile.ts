@@ -25,6 +25,8 @@ function ajv(): Ajv {
     messages: false,
     validateFormats: true,
     addUsedSchema: false,
+    // CRD validation already refused malformed schemas; ajv's meta-schema would only add its own wording.
+    validateSchema: false,
     multipleOfPrecision: 9,
     // ajv's code optimisation passes cost more compile time than they save per validation here.
     code: { regExp: re2Engine, optimize: false },
@@ -46,7 +48,7 @@ export function toAjvSchema(p: JSONSchemaProps): Record<string, unknown> {
   if (p['x-kubernetes-int-or-string']) out['type'] = p.nullable ? ['integer', 'string', 'null'] : ['integer', 'string'];
   else if (p.type) out['type'] = p.nullable ? [p.type, 'null'] : p.type;
   if (p.format !== undefined && formatCheckers.has(p.format) && (p.type === 'string' || p.type === undefined)) out['format'] = p.format;
-  if (p.enum !== undefined) out['enum'] = p.enum;
+  if (p.enum !== undefined && p.enum.length > 0) out['enum'] = p.enum;
   if (p.pattern !== undefined) out['pattern'] = p.pattern;
   if (p.maxLength !== undefined) out['maxLength'] = p.maxLength;
   if (p.minLength !== undefined) out['minLength'] = p.minLength;
