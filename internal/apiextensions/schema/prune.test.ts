@@ -20,11 +20,11 @@ const spec = (properties: Record<string, JSONSchemaProps>, extra: Partial<JSONSc
 
 const cases: Case[] = [
   {
-    name: 'unknown fields at every level, root apiVersion/kind/metadata kept',
+    name: 'unknown fields at every level, root apiVersion/kind kept, metadata cut to ObjectMeta',
     schema: spec({ a: { type: 'string' }, items: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } } }),
     obj: { apiVersion: 'g/v1', kind: 'K', metadata: { name: 'x', weird: 1 }, top: 1, spec: { a: 'x', foo: 1, items: [{ name: 'n', bar: 2 }, { baz: 3 }] } },
-    want: { apiVersion: 'g/v1', kind: 'K', metadata: { name: 'x', weird: 1 }, spec: { a: 'x', items: [{ name: 'n' }, {}] } },
-    paths: ['spec.foo', 'spec.items[0].bar', 'spec.items[1].baz', 'top'],
+    want: { apiVersion: 'g/v1', kind: 'K', metadata: { name: 'x' }, spec: { a: 'x', items: [{ name: 'n' }, {}] } },
+    paths: ['metadata.weird', 'spec.foo', 'spec.items[0].bar', 'spec.items[1].baz', 'top'],
   },
   {
     name: 'preserve-unknown-fields keeps unknowns but prunes known children',

@@ -2,7 +2,8 @@
  * kube's structural pruning (apiextensions-apiserver pkg/apiserver/schema/pruning): fields the
  * schema does not specify are removed in place and their paths reported, except under
  * x-kubernetes-preserve-unknown-fields; apiVersion, kind and metadata of the resource root and of
- * embedded resources are kept, embedded metadata being cut to ObjectMeta's fields. Afterwards
+ * embedded resources are kept, metadata being cut to ObjectMeta's fields as kube's objectmeta
+ * coercion does (`metadata.foo` is reported like any unknown field). Afterwards
  * non-nullable nulls without a default are dropped (PruneNonNullableNullsWithoutDefaults).
  */
 import { isObject, type StructuralNode } from './structural.js';
@@ -95,7 +96,7 @@ function pruneValue(x: unknown, s: StructuralNode | undefined, path: PathStack):
 function pruneMap(x: Record<string, unknown>, s: StructuralNode, embedded: boolean, root: boolean, path: PathStack): void {
   for (const k in x) {
     if (embedded && metaFields.has(k)) {
-      if (k === 'metadata' && !root) pruneEmbeddedMeta(x[k], path);
+      if (k === 'metadata') pruneMeta(x[k], path);
       continue;
     }
     const child = s.properties.get(k) ?? s.additional;
@@ -126,7 +127,7 @@ function skipPrune(x: unknown, s: StructuralNode | undefined, root: boolean, pat
   const m = x as Record<string, unknown>;
   for (const k in m) {
     if ((s.embedded || root) && metaFields.has(k)) {
-      if (k === 'metadata' && !root) pruneEmbeddedMeta(m[k], path);
+      if (k === 'metadata') pruneMeta(m[k], path);
       continue;
     }
     const prop = s.properties.get(k) ?? s.additional;
@@ -138,7 +139,7 @@ function skipPrune(x: unknown, s: StructuralNode | undefined, root: boolean, pat
   }
 }
 
-function pruneEmbeddedMeta(meta: unknown, path: PathStack): void {
+function pruneMeta(meta: unknown, path: PathStack): void {
   if (!isObject(meta)) return;
   path.push('metadata');
   for (const k of Object.keys(meta)) {
