@@ -68,3 +68,28 @@ describe('typeResolver (server-side apply with the schema)', () => {
     assert.deepEqual(fields, ['spec', 'apiVersion', 'kind', 'metadata']);
   });
 });
+
+describe('typeResolver for embedded resources and untyped values', () => {
+  test('an embedded resource carries apiVersion, kind and ObjectMeta; int-or-string is an untyped scalar', () => {
+    const s: JSONSchemaProps = {
+      type: 'object',
+      properties: {
+        spec: {
+          type: 'object',
+          properties: {
+            template: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } },
+            port: { 'x-kubernetes-int-or-string': true },
+          },
+        },
+      },
+    };
+    const t = compileVersionSchema(s, { kind: 'Widget' }).typeResolver.typeOf(gvk)!;
+    const spec = t.schema.resolve(t.typeRef)!.map!.fields!.find((f) => f.name === 'spec')!;
+    const specFields = t.schema.resolve(spec.type)!.map!.fields!;
+    const template = specFields.find((f) => f.name === 'template')!;
+    const templateFields = t.schema.resolve(template.type)!.map!.fields!;
+    assert.deepEqual(templateFields.map((f) => f.name), ['spec', 'apiVersion', 'kind', 'metadata']);
+    assert.deepEqual(templateFields.find((f) => f.name === 'metadata')!.type, { namedType: 'apimachinery.pkg.apis.meta.v1.ObjectMeta' });
+    assert.deepEqual(specFields.find((f) => f.name === 'port')!.type, { inlined: { scalar: 'untyped' } });
+  });
+});
