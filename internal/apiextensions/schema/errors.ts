@@ -6,7 +6,7 @@
  * does) with the failures of the closest branch, and kube's validator order.
  */
 import type { ErrorObject } from 'ajv';
-import { goQuote, invalid, notSupported, required, tooLong, tooMany, typeInvalid, type FieldError } from '../../validation/field-error.js';
+import { GoLiteral, goQuote, invalid, notSupported, required, tooLong, tooMany, typeInvalid, type FieldError } from '../../validation/field-error.js';
 import { goSharpV } from '../../validation/schema/go-value-format.js';
 import { sourceOf } from './ajv-compile.js';
 import { childLocation, compareOrder, locate, rank, type Location, type Segment } from './data-path.js';
@@ -75,19 +75,28 @@ function enumValues(values: readonly unknown[]): string[] {
   return values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
 }
 
+/**
+ * A bad value as field.Error renders unstructured values: nil as "null", maps and slices in Go's
+ * %#v form (field-error.ts would print them as JSON).
+ */
+function badValue(v: unknown): unknown {
+  if (v === null || v === undefined) return 'null';
+  return typeof v === 'object' ? new GoLiteral(goSharpV(v)) : v;
+}
+
 /** One non-composite ajv error as kube's field error, at loc (the value ajv checked). */
 function toFieldError(e: ErrorObject, loc: Location): { error: FieldError; order: number[] } | undefined {
   const name = loc.path;
-  const data = loc.value;
+  const data = badValue(loc.value);
   const at = (r: number, sub = 0): number[] => [...loc.order, r, sub];
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
     case 'type': {
-      const actual = jsonTypeOf(data);
+      const actual = jsonTypeOf(loc.value);
       return { error: typeInvalid(name, actual, `${name} in body must be of type ${typeText(e)}: ${goQuote(actual)}`), order: at(rank.type) };
     }
     case 'format':
-      return { error: typeInvalid(name, data, `${name} in body must be of type ${String(p['format'])}: ${goQuote(String(data))}`), order: at(rank.format) };
+      return { error: typeInvalid(name, data, `${name} in body must be of type ${String(p['format'])}: ${goQuote(String(loc.value))}`), order: at(rank.format) };
     case 'enum':
       return { error: notSupported(name, data, enumValues((e.schema as unknown[]) ?? [])), order: at(rank.enum) };
     case 'pattern':
@@ -108,19 +117,19 @@ function toFieldError(e: ErrorObject, loc: Location): { error: FieldError; order
       return { error: invalid(name, data, `${name} in body should be a multiple of ${goSharpV(p['multipleOf'])}`), order: at(rank.multipleOf) };
     case 'minItems':
       return {
-        error: invalid(name, Array.isArray(data) ? data.length : 0, `${name} in body should have at least ${Number(p['limit'])} items`),
+        error: invalid(name, Array.isArray(loc.value) ? loc.value.length : 0, `${name} in body should have at least ${Number(p['limit'])} items`),
         order: at(rank.minItems),
       };
     case 'maxItems':
-      return { error: tooMany(name, Array.isArray(data) ? data.length : -1, Number(p['limit'])), order: at(rank.maxItems) };
+      return { error: tooMany(name, Array.isArray(loc.value) ? loc.value.length : -1, Number(p['limit'])), order: at(rank.maxItems) };
     case 'uniqueItems':
       return { error: invalid(name, '', `${name} in body shouldn't contain duplicates`), order: at(rank.uniqueItems) };
     case 'minProperties': {
-      const n = typeof data === 'object' && data !== null ? Object.keys(data).length : 0;
+      const n = typeof loc.value === 'object' && loc.value !== null ? Object.keys(loc.value).length : 0;
       return { error: invalid(name, n, `${name} in body should have at least ${Number(p['limit'])} properties`), order: at(rank.properties) };
     }
     case 'maxProperties': {
-      const n = typeof data === 'object' && data !== null ? Object.keys(data).length : -1;
+      const n = typeof loc.value === 'object' && loc.value !== null ? Object.keys(loc.value).length : -1;
       return { error: tooMany(name, n, Number(p['limit'])), order: at(rank.properties) };
     }
     case 'required': {

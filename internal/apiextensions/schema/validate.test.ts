@@ -94,6 +94,13 @@ const cases: Case[] = [
       'field.nestedstring: Unsupported value: true: supported values: "a", "b"',
     ],
   },
+  { name: 'enum with null (nullable)', schema: field({ type: 'string', nullable: true, enum: ['a'] }), obj: { field: null }, want: ['field: Unsupported value: "null": supported values: "a"'] },
+  {
+    name: 'enum with an object value',
+    schema: field({ type: 'object', enum: [{ a: 1 }] }),
+    obj: { field: { b: 'x', a: 2 } },
+    want: ['field: Unsupported value: map[string]interface {}{"a":2, "b":"x"}: supported values: "{\\"a\\":1}"'],
+  },
   { name: 'maxProperties', schema: field({ type: 'object', maxProperties: 2 }), obj: { field: { a: true, b: true, c: true } }, want: ['field: Too many: 3: must have at most 2 items'] },
   {
     name: 'maxProperties stops the object',
