@@ -105,7 +105,8 @@ export interface VersionSchema {
    * kube's pruning: removes (in place) fields the schema does not specify, except under
    * x-kubernetes-preserve-unknown-fields, and inside embedded resources keeps apiVersion, kind
    * and metadata. Returns the removed paths as "spec.foo" / "spec.list[0].bar" (what
-   * fieldValidation reports as unknown fields). metadata of the object itself is never pruned.
+   * fieldValidation reports as unknown fields). metadata (of the object and of embedded
+   * resources) is only cut to ObjectMeta's fields, reported as "metadata.foo", as kube does.
    */
   prune(obj: KubeObject): string[];
   /** Applies the schema's defaults in place (kube's structural defaulting, also inside embedded resources). */
