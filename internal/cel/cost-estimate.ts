@@ -161,10 +161,18 @@ export function estimateCost(expression: string, variables: ReadonlyMap<string, 
           inner.set(c.iterVar, rt.kind === 'list' ? (rt.elem ?? dyn) : rt.kind === 'map' ? { kind: 'string', maxSize: mapKeySize } : dyn);
         }
         // The accumulator of map()/filter() grows to the range's size; all()/exists() keep a bool.
-        const accu: StaticType = init.type.kind === 'list' ? { kind: 'list', elem: dyn, maxSize: n } : init.type;
+        let accu: StaticType = init.type.kind === 'list' ? { kind: 'list', elem: dyn, maxSize: n } : init.type;
         inner.set(c.accuVar, accu);
         const cond = walk(c.loopCondition, inner);
-        const step = walk(c.loopStep, inner);
+        let step = walk(c.loopStep, inner);
+        // Its elements are what the step appends (the range's for filter(), the mapped value's for
+        // map()), as cel-go's checker types them: without this, indexing the result is unbounded.
+        const appended = step.type.kind === 'list' ? step.type.elem : undefined;
+        if (accu.kind === 'list' && appended && appended.kind !== 'dyn') {
+          accu = { ...accu, elem: appended };
+          inner.set(c.accuVar, accu);
+          step = walk(c.loopStep, inner);
+        }
         const resultScope = new Map(scope);
         resultScope.set(c.accuVar, accu);
         const result = walk(c.result, resultScope);
@@ -206,7 +214,10 @@ export function estimateCost(expression: string, variables: ReadonlyMap<string, 
           const size = sizeOf(l) + sizeOf(r);
           return { cost: argCost + Math.ceil(size * stringTraversal), type: { kind: l.kind === 'bytes' ? 'bytes' : 'string', maxSize: size } };
         }
-        if (l.kind === 'list' || r.kind === 'list') return { cost: argCost + 1, type: { kind: 'list', elem: l.elem ?? r.elem ?? dyn, maxSize: sizeOf(l) + sizeOf(r) } };
+        if (l.kind === 'list' || r.kind === 'list') {
+          const elem = l.elem && l.elem.kind !== 'dyn' ? l.elem : (r.elem ?? l.elem ?? dyn);
+          return { cost: argCost + 1, type: { kind: 'list', elem, maxSize: sizeOf(l) + sizeOf(r) } };
+        }
         return { cost: argCost + 1, type: arithmetic(l, r) };
       }
       case '_-_':

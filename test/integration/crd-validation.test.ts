@@ -100,7 +100,9 @@ describe('CustomResourceDefinition validation', () => {
     });
     const created = await fx.request('POST', crds, { body });
     assert.equal(created.status, 201, created.text);
-    const live = created.json();
+    // The CRD controllers write its status meanwhile: every update starts from a fresh read.
+    const fresh = async (): Promise<any> => (await fx.request('GET', `${crds}/${created.json().metadata.name}`)).json();
+    let live = await fresh();
     const moved = { ...live, spec: { ...live.spec, group: 'other.example.com', names: { ...live.spec.names, plural: 'gammaz' } } };
     const res = await fx.request('PUT', `${crds}/${live.metadata.name}`, { body: moved });
     assert.equal(res.status, 422, res.text);
@@ -108,6 +110,7 @@ describe('CustomResourceDefinition validation', () => {
       res.json().details.causes.map((c: any) => `${c.field}: ${c.message}`),
       ['spec.group: Invalid value: "other.example.com": field is immutable', 'spec.names.plural: Invalid value: "gammaz": field is immutable'],
     );
+    live = await fresh();
     const renamed = { ...live, spec: { ...live.spec, versions: [{ ...live.spec.versions[0], name: 'v2' }] } };
     const dropped = await fx.request('PUT', `${crds}/${live.metadata.name}`, { body: renamed });
     assert.equal(dropped.status, 422, dropped.text);
@@ -115,7 +118,7 @@ describe('CustomResourceDefinition validation', () => {
       dropped.json().details.causes.map((c: any) => c.field),
       ['status.storedVersions[0]'],
     );
-    const grown = structuredClone(live);
+    const grown = structuredClone(await fresh());
     grown.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.extra = { type: 'boolean' };
     const updated = await fx.request('PUT', `${crds}/${live.metadata.name}`, { body: grown });
     assert.equal(updated.status, 200, updated.text);

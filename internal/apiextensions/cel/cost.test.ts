@@ -62,3 +62,14 @@ describe('static cost estimation follows kube', () => {
     assert.equal(cost(obj(4), "self.str.replace(self.before, self.after) == 'does not matter'"), 12);
   });
 });
+
+describe('static cost estimation of comprehension results', () => {
+  it('bounds what filter() and map() return by their elements (indexing the result stays cheap)', () => {
+    const users = array({ type: 'object', properties: { name: string(63), superuser: prim('boolean') } }, 32);
+    const schema: JSONSchemaProps = { type: 'object', properties: { users } };
+    const filtered = cost(schema, "'user ' + self.users.filter(u, u.superuser)[0].name");
+    const mapped = cost(schema, "self.users.map(u, u.name)[0] + 'x'");
+    assert.ok(filtered < 1000, `filter: ${filtered}`);
+    assert.ok(mapped < 1000, `map: ${mapped}`);
+  });
+});
