@@ -115,7 +115,7 @@ describe('a two-version CRD with a conversion webhook, driven by kubectl', () =>
     // Server-side apply in v2: converted to the stored v1 by the webhook.
     const v2Object = { apiVersion: `${group}/v2`, kind: 'Backend', metadata: { name: 'db', namespace: 'default' }, spec: { address: 'db2.local:7000', tier: 'premium' } };
     assert.match(await run(['apply', '--server-side', '--field-manager=show', '--force-conflicts', '-f', '-'], stringify(v2Object)), /backend.show.example.com\/db serverside-applied/);
-    assert.equal(await run(['get', 'backend', 'db', '-o', 'jsonpath={.spec.host} {.spec.port} {.spec.tier}']), 'db2.local 7000 premium');
+    assert.equal(await run(['get', `backends.v1.${group}`, 'db', '-o', 'jsonpath={.spec.host} {.spec.port} {.spec.tier}']), 'db2.local 7000 premium');
     const managers = await run(['get', 'backend', 'db', '--show-managed-fields', '-o', 'jsonpath={.metadata.managedFields[*].manager}']);
     assert.match(managers, /\bshow\b/);
 
