@@ -105,7 +105,8 @@ export interface VersionSchema {
    * kube's pruning: removes (in place) fields the schema does not specify, except under
    * x-kubernetes-preserve-unknown-fields, and inside embedded resources keeps apiVersion, kind
    * and metadata. Returns the removed paths as "spec.foo" / "spec.list[0].bar" (what
-   * fieldValidation reports as unknown fields). metadata of the object itself is never pruned.
+   * fieldValidation reports as unknown fields). metadata (of the object and of embedded
+   * resources) is only cut to ObjectMeta's fields, reported as "metadata.foo", as kube does.
    */
   prune(obj: KubeObject): string[];
   /** Applies the schema's defaults in place (kube's structural defaulting, also inside embedded resources). */
@@ -120,6 +121,15 @@ export interface VersionSchema {
   readonly typeResolver: TypeResolver;
 }
 
+/** How a conversion is asked for. */
+export interface ConvertOptions {
+  /**
+   * The objects are the items of one list (one webhook call for all of them, kube's list messages);
+   * by default, a single object is converted as an object and several as a list.
+   */
+  readonly list?: boolean;
+}
+
 /**
  * Converts custom resources between a CRD's versions (strategy None: the apiVersion changes; Webhook:
  * a ConversionReview). Built once per CRD generation.
@@ -127,8 +137,13 @@ export interface VersionSchema {
 export interface CustomResourceConverter {
   /**
    * The objects in apiVersion ("group/version"), in order; an object already there is returned as
-   * it is. Rejects with a StatusError (kube's 500 "conversion webhook for ... failed: ...") when the
-   * webhook fails or answers wrongly. Never mutates its input.
+   * it is (and for None, the others share everything but apiVersion with the input: treat input
+   * and output as immutable). Rejects with a StatusError (a ConversionError: kube's 500
+   * InternalError "Internal error occurred: conversion for ... failed: ..." that reads answer;
+   * its toWriteError() is what writes answer) when the version is not the CRD's, or the webhook
+   * fails or answers wrongly. Never mutates its input.
    */
-  convert(objects: readonly KubeObject[], apiVersion: string): Promise<KubeObject[]>;
+  convert(objects: readonly KubeObject[], apiVersion: string, options?: ConvertOptions): Promise<KubeObject[]>;
+  /** Ends the webhook client's kept-alive connections; call when the CRD generation is replaced. */
+  close?(): void;
 }

@@ -9,6 +9,7 @@ import { celEnv, celFunc, CelScalar, isCelList, isCelMap, type CelEnv, type CelF
 import { costStepFunction } from './ast.js';
 import type { OverloadShape } from './check.js';
 import { charge } from './eval-context.js';
+import { typedConcat, typedEquals } from './list-semantics.js';
 import { authzLibrary } from './library/authz.js';
 import { comprehensionLibrary } from './library/comprehension.js';
 import { formatLibrary } from './library/format.js';
@@ -84,9 +85,34 @@ export const kubeLibraries: readonly CelFunc[] = [
   costStep,
 ];
 
+/** Wraps ==, != and + so schema-typed values (set and map lists, and what holds them) compare and combine as Kubernetes' do. */
+function listAware(f: CelFunc, equal: CelFunc): CelFunc {
+  if (f.name !== '_==_' && f.name !== '_!=_' && f.name !== '_+_') return f;
+  const plain = (a: CelValue, b: CelValue): boolean => equal.call(0, undefined, [a, b]) === true;
+  const negate = f.name === '_!=_';
+  const concat = f.name === '_+_';
+  return {
+    get id() {
+      return f.id;
+    },
+    name: f.name,
+    target: f.target,
+    arguments: f.arguments,
+    result: f.result,
+    call(id: number, target: CelValue | undefined, args: CelValue[]) {
+      if (args.length !== 2) return f.call(id, target, args);
+      if (concat) return typedConcat(args[0]!, args[1]!, plain) ?? f.call(id, target, args);
+      const s = typedEquals(args[0]!, args[1]!, plain);
+      if (s === undefined) return f.call(id, target, args);
+      return negate ? !s : s;
+    },
+  } as unknown as CelFunc;
+}
+
 function build(): CelEnv {
   const raw = celEnv({ funcs: [...kubeLibraries], registry: kubeTypeRegistry });
-  return celEnv({ funcs: [...raw.funcs].map(costed), registry: kubeTypeRegistry });
+  const equal = [...raw.funcs].find((f) => f.name === '_==_')!;
+  return celEnv({ funcs: [...raw.funcs].map((f) => costed(listAware(f, equal))), registry: kubeTypeRegistry });
 }
 
 /** The environment every Kubernetes expression is planned in. */

@@ -16,8 +16,10 @@ import { AuthorizationPending, costLimitExceededMessage, runWith, type AuthzBind
 import { originalOffset, preprocessOptionalSyntax } from './optional-syntax.js';
 import { fromCel, toCel } from './values.js';
 
-export { fromCel, toCel } from './values.js';
+export { fromCel, optionalInput, PreparedCelInput, toCel } from './values.js';
+export { typedList, typedMap, type ListSemantics } from './list-semantics.js';
 export type { AuthzBinding } from './eval-context.js';
+export type { CelInput } from '@bufbuild/cel';
 
 /** kube's per-expression runtime cost limit (celconfig.PerCallLimit). */
 export const perCallLimit = 1_000_000;

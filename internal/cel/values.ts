@@ -4,8 +4,9 @@
  * lookups, not a copy of the object. Integral JSON numbers become CEL ints, as Kubernetes' CEL
  * sees integer fields.
  */
-import { isCelList, isCelMap, isCelUint, type CelInput, type CelValue } from '@bufbuild/cel';
+import { celList, celMap, isCelList, isCelMap, isCelUint, type CelInput, type CelValue } from '@bufbuild/cel';
 import { isReflectMessage } from '@bufbuild/protobuf/reflect';
+import { optionalValue } from './types.js';
 
 const reserved = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return']);
 
@@ -77,9 +78,18 @@ class LazyJsonMap extends Map<string, CelInput> {
   }
 }
 
+/**
+ * A value already in CEL's input form, bound as it is: a JS number stays a double even when
+ * integral, a protobuf Timestamp stays a timestamp. For callers that convert by a schema.
+ */
+export class PreparedCelInput {
+  constructor(readonly input: CelInput) {}
+}
+
 /** JSON (or a CEL value already) to CEL input. */
 export function toCel(value: unknown): CelInput {
   if (value === null || value === undefined) return null;
+  if (value instanceof PreparedCelInput) return value.input;
   switch (typeof value) {
     case 'number':
       return Number.isInteger(value) ? BigInt(value) : value;
@@ -109,4 +119,11 @@ export function fromCel(value: CelValue): unknown {
   }
   if (isCelUint(value)) return value.value;
   return value;
+}
+
+/** optional.of(input) (optional.none() for undefined), for binding a variable declared optional (kube's optionalOldSelf). */
+export function optionalInput(input: CelInput | undefined): CelInput {
+  if (input === undefined) return optionalValue(undefined) as unknown as CelInput;
+  const value: CelValue = Array.isArray(input) ? celList(input) : input instanceof Map ? celMap(input as Map<string, CelInput>) : (input as CelValue);
+  return optionalValue(value) as unknown as CelInput;
 }

@@ -80,7 +80,8 @@ export class ResourceDispatcher {
     const scope = this.installer.lookup(info.apiGroup, info.apiVersion, info.resource, info.subresource);
     if (!scope) throw newPathNotFound();
     // A deprecated custom resource version warns on every request to it, as kube's CRD handler does.
-    const deprecation = scope.custom?.deprecationWarning;
+    // Subresources of another kind (a custom resource's Scale) warn as their resource does.
+    const deprecation = scope.custom?.deprecationWarning ?? (info.subresource !== '' ? this.installer.lookup(info.apiGroup, info.apiVersion, info.resource, '')?.custom?.deprecationWarning : undefined);
     if (deprecation) addWarning(ctx, deprecation);
     if (scope.storage.connect) return await this.connect(req, res, ctx, query, scope, info);
     if (info.parts.length > 3 || (info.subresource !== '' && info.name === '')) throw newPathNotFound();

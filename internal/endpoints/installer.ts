@@ -88,6 +88,12 @@ export interface DynamicVersion {
   readonly info: GeneratedResource;
   readonly main: ResourceScope;
   readonly subresources: ReadonlyArray<{ readonly info: GeneratedSubresource; readonly scope: ResourceScope }>;
+  /**
+   * False while the version is routed but not yet listed in discovery (a CRD whose names are
+   * accepted but that is not yet Established, as kube's discovery controller lists only
+   * established ones). Default true.
+   */
+  readonly discoverable?: boolean;
 }
 
 /** The routing table and discovery data of everything registered. */
@@ -202,6 +208,21 @@ export class ApiInstaller {
     for (const l of this.listeners) l();
   }
 
+  /**
+   * The resources registered at run time, one entry per group/resource with the storage of its
+   * first served version (every version reaches the same objects), for in-process callers that
+   * follow every resource (namespace deletion, garbage collection).
+   */
+  dynamicResources(): Array<{ group: string; resource: string; kind: string; version: string; namespaced: boolean; storage: RestStorage }> {
+    const out: Array<{ group: string; resource: string; kind: string; version: string; namespaced: boolean; storage: RestStorage }> = [];
+    for (const versions of this.dynamic.values()) {
+      const v = [...versions].sort((a, b) => compareKubeAwareVersions(a.version, b.version))[0];
+      if (!v) continue;
+      out.push({ group: v.main.group, resource: v.main.resource, kind: v.main.kind, version: v.version, namespaced: v.main.namespaced, storage: v.main.storage });
+    }
+    return out;
+  }
+
   /** Calls listener after every change of what is served (never during construction). */
   onChange(listener: () => void): void {
     this.listeners.push(listener);
@@ -212,8 +233,11 @@ export class ApiInstaller {
     for (const [key, versions] of this.dynamic) {
       const group = key.slice(0, key.lastIndexOf('/'));
       const gv = byGroup.get(group) ?? new Map<string, ServedResource[]>();
-      for (const v of versions) gv.set(v.version, [...(gv.get(v.version) ?? []), { info: v.info, main: v.main, subresources: v.subresources }]);
-      byGroup.set(group, gv);
+      for (const v of versions) {
+        if (v.discoverable === false) continue;
+        gv.set(v.version, [...(gv.get(v.version) ?? []), { info: v.info, main: v.main, subresources: v.subresources }]);
+      }
+      if (gv.size > 0) byGroup.set(group, gv);
     }
     const toServed = (group: string, gv: Map<string, ServedResource[]>, existing?: ServedGroup): ServedGroup => {
       const versions = new Map<string, ServedResource[]>((existing?.versions ?? []).map((v) => [v.version, [...v.resources]]));

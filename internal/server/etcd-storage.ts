@@ -116,6 +116,11 @@ class OverrideRouter implements Storage {
     return target.forResource?.(gr, keyPrefix) ?? target;
   }
 
+  releaseResource(gr: { readonly group: string; readonly resource: string }, keyPrefix: string): void {
+    const name = `${gr.group}/${gr.resource}`;
+    (this.overrides.get(cohabitating.get(name) ?? name)?.storage ?? this.main).releaseResource?.(gr, keyPrefix);
+  }
+
   create: Storage['create'] = (key, obj, opts) => this.main.create(key, obj, opts);
   get: Storage['get'] = (key, opts) => this.main.get(key, opts);
   getList: Storage['getList'] = (key, opts) => this.main.getList(key, opts);

@@ -22,6 +22,16 @@ import type { ServerOptions } from './options/flags.js';
 import { apfBootstrapController, systemPriorityClassesController } from '../controllers/bootstrap-objects/controllers.js';
 import { garbageCollectorController } from '../controllers/garbage-collector/controller.js';
 import { clusterAuthenticationTrustController } from '../aggregator/authentication-trust.js';
+import { crdEstablishingController, crdFinalizerController, crdNamingController, crdNonStructuralSchemaController } from '../apiextensions/controllers/register.js';
+import { structuralSchemaErrors } from '../apiextensions/validation/non-structural.js';
+
+/** The resources served at run time (custom resources), as the installer reports them. */
+export interface DynamicResourceSource {
+  /** One entry per group/resource served now. */
+  dynamicResources(): ReadonlyArray<{ readonly group: string; readonly resource: string; readonly kind: string; readonly version: string; readonly namespaced: boolean }>;
+  /** Calls listener after every change of what is served. */
+  onChange(listener: () => void): void;
+}
 
 /** What an in-server controller is started with. */
 export interface InServerControllerDeps {
@@ -40,6 +50,8 @@ export interface InServerControllerDeps {
   readonly shutdown: AbortSignal;
   /** For a controller with a postStartHook: call once its work is done (readyz then passes it). */
   readonly hookDone: () => void;
+  /** Custom resources as they come and go (controllers that follow every resource: garbage collection). */
+  readonly served?: DynamicResourceSource;
 }
 
 /**
@@ -81,6 +93,10 @@ export const inServerControllers: readonly InServerController[] = [
   systemPriorityClassesController,
   apfBootstrapController,
   garbageCollectorController,
+  crdNamingController,
+  crdEstablishingController,
+  crdNonStructuralSchemaController(structuralSchemaErrors),
+  crdFinalizerController,
   clusterAuthenticationTrustController,
 ];
 

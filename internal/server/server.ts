@@ -20,7 +20,8 @@ import { defaultAdmissionOptions } from './options/admission.js';
 import { defaultControllersOptions } from './options/controllers.js';
 import { inServerControllers } from './in-server-controllers.js';
 import { ClusterRoleAggregationController } from '../controllers/clusterrole-aggregation.js';
-import { NamespaceController } from '../controllers/namespace/controller.js';
+import { NamespaceController, type NamespacedContent } from '../controllers/namespace/controller.js';
+import { CrdServingController } from '../apiextensions/serving/controller.js';
 import { ServiceAccountTokenController } from '../controllers/service-account-token/controller.js';
 import { chooseAdvertiseAddress, externalAddress, keepKubernetesService, reconcileKubernetesService, removeFromKubernetesService } from '../controllers/kubernetes-service.js';
 import { buildEndpointReconciler, endpointReconcileIntervalMs } from '../controllers/kubernetes-endpoints/build.js';
@@ -36,6 +37,7 @@ import { ResourceDispatcher } from '../endpoints/dispatcher.js';
 import { ApiInstaller } from '../endpoints/installer.js';
 import { OpenApiV2Handler } from '../endpoints/openapi/v2.js';
 import { OpenApiV3Handler } from '../endpoints/openapi/v3.js';
+import { CrdOpenApiController } from '../apiextensions/openapi/controller.js';
 import { OpenIdMetadataHandler } from '../endpoints/openid-metadata.js';
 import type { KlogLogger, Logger } from '../observability/logging.js';
 import { createMetrics, type ServerMetrics } from '../observability/metrics.js';
@@ -194,12 +196,28 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   }
   let authorizationSynced = false;
   void security.authorization.ready.then(() => (authorizationSynced = true));
-  defaultStored = installer.storedObjectDefaulter();
+  const builtinStoredDefaulter = installer.storedObjectDefaulter();
+  defaultStored = (obj) => {
+    builtinStoredDefaulter(obj);
+    crdServing.defaultStored(obj);
+  };
   const namespaces = registrations.find((r) => r.group === '' && r.resource === 'namespaces') as ResourceRegistration;
   const namespaceStorage = namespaces.main;
 
   // Shared by admission plugins and in-server controllers; stopped with the server.
   const informers = new SharedInformers(storageOf, log);
+  // Custom resources served live (kube's apiextensions-apiserver: start-apiextensions-controllers,
+  // and crd-informer-synced, which readiness waits for so existing CRDs are served after a restart).
+  const crdServing = new CrdServingController({
+    installer,
+    informers,
+    storage,
+    storageOf,
+    storeSettings: { deleteCollectionWorkers: (options.deleteCollection ?? defaultDeleteCollectionOptions).workers },
+    log,
+  });
+  let crdInformerSynced = false;
+  const crdServingSynced = crdServing.start().then(() => void (crdInformerSynced = true));
   const admissionStop = new AbortController();
   const admissionOptions = options.admission ?? defaultAdmissionOptions;
   let admissionPlugins: AdmissionPlugin[];
@@ -310,6 +328,11 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     systemNamespacesReady: () => systemNamespacesReady,
     bootstrapReady: () => bootstrapReady,
     ...(rbacPolicy ? { rbacBootstrapped: () => rbacPolicy.bootstrapped() } : {}),
+    apiextensionsHooks: [
+      { name: 'start-apiextensions-informers', done: () => true },
+      { name: 'start-apiextensions-controllers', done: () => true },
+      { name: 'crd-informer-synced', done: () => crdInformerSynced },
+    ],
     controllerHooks: [...controllerHooks.values()].map((h) => ({ name: h.name, done: () => h.isDone })),
     aggregatorChecks: aggregator.healthChecks,
     shutdownInitiated: lifecycle.signals.shutdownInitiated,
@@ -317,6 +340,10 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
 
   const openidMetadata = serviceAccountTokens
     ? openIdMetadataHandler(serviceAccountTokens, externalAddress(options.externalHostname ?? chooseAdvertiseAddress(options.advertiseAddress, options.bindAddress) ?? hostname(), options.securePort), log)
+    : undefined;
+  // CRDs' schemas join /openapi/v2 and /openapi/v3 as they become Established.
+  const stopCrdOpenApi = installer.storageOf('apiextensions.k8s.io', 'customresourcedefinitions')
+    ? new CrdOpenApiController(informers.get('apiextensions.k8s.io', 'customresourcedefinitions'), { v2: openapiV2, v3: openapi }, log).start()
     : undefined;
   const app = buildChain({
     health,
@@ -388,9 +415,11 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
 
   const stopCompactors = etcd.startCompactors(options.etcdCompactionIntervalMs, (m) => log.warn(m));
   const stopStorageMetrics = startStorageMetrics({ store: etcd.objectCounts, client, etcdServers: options.etcdServers, clients: etcd.factory, metrics, options: options.metrics, log });
-  const contents = registrations
+  const builtinContents = registrations
     .filter((r) => r.namespaced && !r.conversion)
     .map((r) => ({ group: r.group, resource: r.resource, storage: r.main }));
+  // Custom resources come and go: the namespaced ones served now are deleted with their namespace.
+  const contents = (): NamespacedContent[] => [...builtinContents, ...installer.dynamicResources().filter((r) => r.namespaced)];
   const namespaceController = new NamespaceController({
     namespaces: namespaceStorage,
     namespaceStatus: namespaces.subresources.status as RestStorage,
@@ -478,7 +507,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
       if (disabledLoops.has(c.name)) continue;
       try {
         const hookDone = controllerHooks.get(c.name)?.resolve ?? ((): void => undefined);
-        const stop = c.start({ storageOf, informers, storage, etcd: client, options, log, metrics, shutdown: admissionStop.signal, hookDone, ...(certificate.ca ? { rootCA: certificate.ca } : {}) });
+        const stop = c.start({ storageOf, informers, storage, etcd: client, options, log, metrics, shutdown: admissionStop.signal, hookDone, served: installer, ...(certificate.ca ? { rootCA: certificate.ca } : {}) });
         controllerStops.push(stop);
         if (stop.synced) synced.push(stop.synced);
       } catch (err) {
@@ -519,10 +548,12 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
           stopKeeping();
           stopIdentity();
           namespaceController.stop();
+          crdServing.stop();
           tokenController?.stop();
           aggregationController?.stop();
           admissionStop.abort();
           aggregator.stop();
+          stopCrdOpenApi?.();
           for (const stopController of controllerStops) void stopController();
           informers.stop();
         },
@@ -549,7 +580,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     return stopping;
   };
   // Ready once bootstrapped and the authorizers' informers have synced (readyz's informer-sync).
-  const allReady = Promise.all([ready, security.authorization.ready, controllersSynced, aggregatorReady, ...[...controllerHooks.values()].map((h) => h.done)]).then(() => undefined);
+  const allReady = Promise.all([ready, security.authorization.ready, controllersSynced, crdServingSynced, aggregatorReady, ...[...controllerHooks.values()].map((h) => h.done)]).then(() => undefined);
   return { port: boundPort, certificate, ready: allReady, metrics, signals: lifecycle.signals, stop };
 }
 

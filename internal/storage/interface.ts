@@ -167,4 +167,10 @@ export interface Storage {
    * each resource its own cache). Stores without such a notion do not implement it.
    */
   forResource?(resource: { readonly group: string; readonly resource: string }, keyPrefix: string): Storage;
+  /**
+   * Lets go of what forResource made for a resource that is no longer served (a deleted custom
+   * resource definition): its watch cache stops, ending its watches. A later forResource for the
+   * same resource starts afresh. Stores without per-resource state do not implement it.
+   */
+  releaseResource?(resource: { readonly group: string; readonly resource: string }, keyPrefix: string): void;
 }

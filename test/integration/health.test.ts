@@ -11,6 +11,9 @@ const fx = useServer({}, ['--etcd-healthcheck-timeout=500ms', '--etcd-readycheck
 
 const lines = (text: string): string[] => text.trimEnd().split('\n');
 const hooks = [
+  '[+]poststarthook/start-apiextensions-informers ok',
+  '[+]poststarthook/start-apiextensions-controllers ok',
+  '[+]poststarthook/crd-informer-synced ok',
   '[+]poststarthook/start-system-namespaces-controller ok',
   '[+]poststarthook/bootstrap-controller ok',
   '[+]poststarthook/rbac/bootstrap-roles ok',

@@ -12,6 +12,9 @@ import { GraphBuilder } from './graph-builder.js';
 import { GCOperations } from './operations.js';
 import { WorkQueue } from './queue.js';
 import { MetadataInformers, servedResources } from './resources.js';
+import type { GCResource } from './interface.js';
+import type { Informer } from '../informer.js';
+import { generatedResources } from '../../../api/gen/resources.js';
 
 /** kube-controller-manager's --concurrent-gc-syncs default. */
 const workers = 20;
@@ -22,7 +25,7 @@ export const garbageCollectorController: InServerController = {
   controllerManagerAlias: 'garbagecollector',
   start(deps) {
     const log = (level: number, message: string): void => deps.log.v(level, `garbage collector: ${message}`);
-    const mapper = servedResources(deps.storageOf);
+    const mapper = servedResources(deps.storageOf, deps.served?.dynamicResources() ?? []);
     const ops = new GCOperations(deps.storageOf, log);
     const keyOf = (n: GraphNode): string => n.identity.uid;
     const deleteQueue = new WorkQueue<GraphNode>(keyOf);
@@ -32,17 +35,42 @@ export const garbageCollectorController: InServerController = {
     const lookup = new MetadataInformers(deps.storageOf, mapper.all(), deps.log);
     const deleter = new AttemptToDelete({ builder, mapper, lookup, ops, queue: deleteQueue, log });
     const synced: Promise<void>[] = [];
-    for (const resource of mapper.all()) {
-      const informer = lookup.of(resource);
+    const monitor = (resource: GCResource, informer: Informer): void => {
       informer.addHandlers({
         added: (obj) => builder.upsert(resource, obj),
         updated: (obj, old) => builder.upsert(resource, obj, old),
         deleted: (obj) => builder.deleted(obj),
       });
+    };
+    for (const resource of mapper.all()) {
+      const informer = lookup.of(resource);
+      monitor(resource, informer);
       synced.push(informer.synced);
     }
     lookup.start();
     let stopped = false;
+    // Custom resources come and go: a monitor starts for each new one and stops with it (kube's
+    // GC resyncs its monitors from discovery).
+    deps.served?.onChange(() => {
+      if (stopped) return;
+      const now = deps.served?.dynamicResources() ?? [];
+      for (const r of now) {
+        const resource = mapper.add(r);
+        if (!resource) continue;
+        const informer = lookup.add(resource);
+        if (!informer) continue;
+        monitor(resource, informer);
+        informer.start();
+        log(2, `started monitor for ${resource.resource}.${resource.group}`);
+      }
+      for (const resource of mapper.all()) {
+        if (!resource.group || !now.every((r) => r.group !== resource.group || r.resource !== resource.resource)) continue;
+        if (generatedResources.some((g) => g.group === resource.group && g.resource === resource.resource)) continue;
+        mapper.remove(resource.group, resource.resource);
+        lookup.remove(resource);
+        log(2, `stopped monitor for ${resource.resource}.${resource.group}`);
+      }
+    });
     void Promise.all(synced).then(() => {
       if (stopped) return;
       log(1, `all resource monitors have synced (${mapper.all().length} resources); proceeding to collect garbage`);

@@ -15,22 +15,50 @@ import { groupOf } from './interface.js';
 /** kube-controller-manager's default --gc-ignored-resources. */
 const ignored = new Set(['/events', 'events.k8s.io/events']);
 
-/** The mapper over the served resources. */
-export function servedResources(storageOf: StorageLookup): ResourceMapper {
+/** A resource as the installer describes it (built-in from the API data, or served at run time). */
+export interface ServedResourceFacts {
+  readonly group: string;
+  readonly resource: string;
+  readonly kind: string;
+  readonly version: string;
+  readonly namespaced: boolean;
+}
+
+/** A mapper that also follows resources served at run time (custom resources). */
+export interface DynamicResourceMapper extends ResourceMapper {
+  /** Follows r when its storage lists, watches, updates and deletes; returns it, or undefined when not followed. */
+  add(r: ServedResourceFacts): GCResource | undefined;
+  /** Stops following group/resource; returns what was followed. */
+  remove(group: string, resource: string): GCResource | undefined;
+}
+
+/** The mapper over the served resources: the built-in ones, then extra (custom resources served now). */
+export function servedResources(storageOf: StorageLookup, extra: readonly ServedResourceFacts[] = []): DynamicResourceMapper {
   const byKind = new Map<string, GCResource>();
-  const all: GCResource[] = [];
-  for (const r of generatedResources) {
+  let all: GCResource[] = [];
+  const add = (r: ServedResourceFacts): GCResource | undefined => {
     const key = `${r.group}/${r.resource}`;
-    if (ignored.has(key) || all.some((a) => a.group === r.group && a.resource === r.resource)) continue;
+    if (ignored.has(key) || all.some((a) => a.group === r.group && a.resource === r.resource)) return undefined;
     const storage = storageOf(r.group, r.resource);
-    if (!storage?.list || !storage.watch || !storage.delete || !storage.update) continue;
+    if (!storage?.list || !storage.watch || !storage.delete || !storage.update) return undefined;
     const res: GCResource = { group: r.group, resource: r.resource, kind: r.kind, namespaced: r.namespaced, apiVersion: r.group ? `${r.group}/${r.version}` : r.version };
-    all.push(res);
+    all = [...all, res];
     byKind.set(`${r.group}/${r.kind}`, res);
-  }
+    return res;
+  };
+  for (const r of generatedResources) add(r);
+  for (const r of extra) add(r);
   return {
     resourceFor: (apiVersion, kind) => byKind.get(`${groupOf(apiVersion)}/${kind}`),
     all: () => all,
+    add,
+    remove(group, resource) {
+      const res = all.find((a) => a.group === group && a.resource === resource);
+      if (!res) return undefined;
+      all = all.filter((a) => a !== res);
+      if (byKind.get(`${group}/${res.kind}`) === res) byKind.delete(`${group}/${res.kind}`);
+      return res;
+    },
   };
 }
 
@@ -60,11 +88,28 @@ export function metadataOnly(obj: KubeObject): KubeObject {
 export class MetadataInformers implements ObjectLookup {
   private readonly informers = new Map<string, Informer>();
 
-  constructor(storageOf: StorageLookup, resources: readonly GCResource[], log: Logger) {
-    for (const r of resources) {
-      const storage = storageOf(r.group, r.resource);
-      if (storage) this.informers.set(`${r.group}/${r.resource}`, new Informer({ storage, group: r.group, resource: r.resource, log, transform: metadataOnly }));
-    }
+  constructor(
+    private readonly storageOf: StorageLookup,
+    resources: readonly GCResource[],
+    private readonly log: Logger,
+  ) {
+    for (const r of resources) this.add(r);
+  }
+
+  /** Makes (without starting) the informer of r; undefined when r is not served. */
+  add(r: GCResource): Informer | undefined {
+    const storage = this.storageOf(r.group, r.resource);
+    if (!storage) return undefined;
+    const informer = new Informer({ storage, group: r.group, resource: r.resource, log: this.log, transform: metadataOnly });
+    this.informers.set(`${r.group}/${r.resource}`, informer);
+    return informer;
+  }
+
+  /** Stops and forgets the informer of r. */
+  remove(r: GCResource): void {
+    const key = `${r.group}/${r.resource}`;
+    this.informers.get(key)?.stop();
+    this.informers.delete(key);
   }
 
   /** The informer of resource. */

@@ -23,7 +23,8 @@ export interface NamespaceControllerDeps {
   readonly namespaces: RestStorage;
   readonly namespaceStatus: RestStorage;
   readonly finalize: RestStorage;
-  readonly contents: readonly NamespacedContent[];
+  /** The namespaced resources served now (read at every pass: custom resources come and go). */
+  readonly contents: readonly NamespacedContent[] | (() => readonly NamespacedContent[]);
   readonly log: Logger;
   /** How often every namespace is looked at again, besides watch events. */
   readonly resyncMs?: number;
@@ -164,7 +165,8 @@ export class NamespaceController {
   private async deleteContent(namespace: string): Promise<{ counts: Map<string, number>; finalizers: Map<string, number> }> {
     const counts = new Map<string, number>();
     const finalizers = new Map<string, number>();
-    for (const content of this.deps.contents) {
+    const contents = typeof this.deps.contents === 'function' ? this.deps.contents() : this.deps.contents;
+    for (const content of contents) {
       const storage = content.storage;
       const ctx = internalContext({ verb: 'deletecollection', group: content.group, resource: content.resource, namespace });
       if (storage.deleteCollection) {

@@ -6,6 +6,9 @@ import type { RestStorage } from '../../registry/interface.js';
 import type { ResourceRegistration } from '../../registry/registration.js';
 import { encodeOpenApiV2Document } from './gnostic-v2.js';
 import { OpenApiV2Handler } from './v2.js';
+import { viewCrd } from '../../apiextensions/openapi/crd-view.js';
+import { cronTabCrd } from '../../apiextensions/openapi/testdata.js';
+import { buildCrdSwagger } from '../../apiextensions/openapi/v2-builder.js';
 
 // A test-only protobuf wire reader: a message is its fields by number, each occurrence in order.
 type Field = { wire: number; varint?: bigint; bytes?: Buffer; fixed64?: Buffer };
@@ -332,5 +335,46 @@ describe('encodeOpenApiV2Document', () => {
     assert.deepEqual([str(oauth, 1), str(oauth, 2), str(oauth, 4), str(oauth, 5)], ['oauth2', 'accessCode', 'https://a', 'https://t']);
     const scopes = subs(sub(oauth, 3), 1).map((e) => [str(e, 1), str(e, 2)]);
     assert.deepEqual(scopes, [['read', 'Read']]);
+  });
+});
+
+describe('gnostic OpenAPI v2 encoding of CRD definitions', () => {
+  it('carries a CRD fragment: kind schema with descriptions, extensions and its paths', () => {
+    const handler = new OpenApiV2Handler(new ApiInstaller([registration('', 'v1', 'configmaps', true)]));
+    handler.setFragment('customresourcedefinition/crontabs.stable.example.com', buildCrdSwagger(viewCrd(cronTabCrd())));
+    const bytes = handler.protobufBytes;
+    assertAscending(bytes);
+    const doc = decode(bytes);
+    const kind = named(sub(doc, 9), 1, 'com.example.stable.v1.CronTab');
+    assert.ok(kind, 'kind definition missing');
+    assert.equal(str(kind, 4), 'CronTab runs a command on a schedule.');
+    assert.deepEqual(extension(kind, 31, 'x-kubernetes-group-version-kind'), [{ group: 'stable.example.com', kind: 'CronTab', version: 'v1' }]);
+    const spec = named(sub(kind, 25), 1, 'spec');
+    assert.ok(spec);
+    assert.deepEqual(strs(spec, 19), ['cronSpec']);
+    assert.deepEqual(extension(spec, 31, 'x-kubernetes-validations'), [{ message: 'too many', rule: 'self.replicas <= 10' }]);
+    const port = named(sub(spec, 25), 1, 'port');
+    assert.ok(port);
+    assert.equal(extension(port, 31, 'x-kubernetes-int-or-string'), true);
+    const metadata = named(sub(kind, 25), 1, 'metadata');
+    assert.equal(str(metadata as Message, 1), '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta');
+    const paths = subs(sub(doc, 8), 2).map((e) => str(e, 1));
+    assert.ok(paths.includes('/apis/stable.example.com/v1/namespaces/{namespace}/crontabs/{name}/status'));
+  });
+});
+
+describe('gnostic encoding cache', () => {
+  it('gives the same bytes as an uncached encoding and re-encodes only new entries', () => {
+    const shared = { get: { operationId: 'a', responses: { '200': { description: 'OK', schema: { $ref: '#/definitions/A' } } } } };
+    const def = { type: 'object', description: 'A', properties: { x: { type: 'string', 'x-kubernetes-list-type': 'atomic' } } };
+    const doc = { swagger: '2.0', paths: { '/a': shared }, definitions: { A: def } };
+    const cache = new WeakMap<object, Buffer>();
+    const first = encodeOpenApiV2Document(doc, cache);
+    assert.ok(first.equals(encodeOpenApiV2Document(doc)));
+    assert.ok(cache.has(shared) && cache.has(def));
+    const encodedShared = cache.get(shared);
+    const grown = { ...doc, paths: { ...doc.paths, '/b': { get: { operationId: 'b' } } } };
+    assert.ok(encodeOpenApiV2Document(grown, cache).equals(encodeOpenApiV2Document(grown)));
+    assert.equal(cache.get(shared), encodedShared, 'an unchanged path item is not encoded again');
   });
 });

@@ -13,8 +13,25 @@ import { boolField, isJsonObject, stringField, stringsField, writeNamedAnys, wri
 import { encodeExternalDocs, encodeFileSchema, encodeHeader, encodeNamedSchemas, encodeSchema, writePrimitiveFields } from './gnostic/schema.js';
 import { ProtoWriter } from './gnostic/wire.js';
 
-/** Encodes a whole OpenAPI v2 document (parsed JSON) as a serialized openapi.v2.Document. */
-export function encodeOpenApiV2Document(doc: JsonObject): Buffer {
+/**
+ * Encoded path items and definitions by their JSON object. A served document rebuilt after a
+ * change (a CRD added) shares most of its path items and definitions with the previous one, so
+ * passing the same cache re-encodes only the new ones. Entries must not be mutated once encoded.
+ */
+export type GnosticEncodingCache = WeakMap<object, Buffer>;
+
+/** value's encoding through cache (encoded and remembered when absent). */
+function cachedEncoding(cache: GnosticEncodingCache | undefined, value: JsonObject, encode: (v: JsonObject) => ProtoWriter): Buffer {
+  let bytes = cache?.get(value);
+  if (!bytes) {
+    bytes = encode(value).finish();
+    cache?.set(value, bytes);
+  }
+  return bytes;
+}
+
+/** Encodes a whole OpenAPI v2 document (parsed JSON) as a serialized openapi.v2.Document; cache, when given, is read and filled. */
+export function encodeOpenApiV2Document(doc: JsonObject, cache?: GnosticEncodingCache): Buffer {
   const w = new ProtoWriter().string(1, stringField(doc.swagger));
   if (isJsonObject(doc.info)) w.message(2, encodeInfo(doc.info));
   w.string(3, stringField(doc.host))
@@ -22,8 +39,8 @@ export function encodeOpenApiV2Document(doc: JsonObject): Buffer {
     .strings(5, stringsField(doc.schemes))
     .strings(6, stringsField(doc.consumes))
     .strings(7, stringsField(doc.produces));
-  if (isJsonObject(doc.paths)) w.message(8, encodePaths(doc.paths));
-  if (isJsonObject(doc.definitions)) w.message(9, encodeNamedSchemas(doc.definitions));
+  if (isJsonObject(doc.paths)) w.message(8, encodePaths(doc.paths, cache));
+  if (isJsonObject(doc.definitions)) w.message(9, cache ? encodeCachedDefinitions(doc.definitions, cache) : encodeNamedSchemas(doc.definitions));
   if (isJsonObject(doc.parameters)) w.message(10, encodeParameterDefinitions(doc.parameters));
   if (isJsonObject(doc.responses)) w.message(11, encodeResponseDefinitions(doc.responses));
   writeSecurity(w, 12, doc.security);
@@ -58,11 +75,20 @@ function encodeInfo(i: JsonObject): ProtoWriter {
 }
 
 /** Paths { repeated NamedAny vendor_extension = 1; repeated NamedPathItem path = 2; }. */
-function encodePaths(paths: JsonObject): ProtoWriter {
+function encodePaths(paths: JsonObject, cache: GnosticEncodingCache | undefined): ProtoWriter {
   const w = new ProtoWriter();
   writeVendorExtensions(w, 1, paths);
   for (const [name, item] of Object.entries(paths)) {
-    if (name.startsWith('/') && isJsonObject(item)) w.message(2, new ProtoWriter().string(1, name).message(2, encodePathItem(item)));
+    if (name.startsWith('/') && isJsonObject(item)) w.message(2, new ProtoWriter().string(1, name).bytes(2, cachedEncoding(cache, item, encodePathItem)));
+  }
+  return w;
+}
+
+/** Definitions { repeated NamedSchema additional_properties = 1; }, each schema's encoding through cache. */
+function encodeCachedDefinitions(definitions: JsonObject, cache: GnosticEncodingCache): ProtoWriter {
+  const w = new ProtoWriter();
+  for (const [name, value] of Object.entries(definitions)) {
+    if (isJsonObject(value)) w.message(1, new ProtoWriter().string(1, name).bytes(2, cachedEncoding(cache, value, encodeSchema)));
   }
   return w;
 }

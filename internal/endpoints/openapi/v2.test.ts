@@ -221,3 +221,50 @@ describe('OpenAPI v2 negotiation', () => {
     assert.equal((await call('/openapi/v2', {}, 'POST')).status, 418);
   });
 });
+
+describe('OpenAPI v2 fragments', () => {
+  const live = new OpenApiV2Handler(installer);
+  const original = live.jsonBytes;
+  const crdPath = '/apis/stable.example.com/v1/namespaces/{namespace}/crontabs';
+  const fragment = {
+    paths: {
+      [crdPath]: { get: { operationId: 'listStableExampleComV1NamespacedCronTab', responses: { '200': { description: 'OK', schema: { $ref: '#/definitions/com.example.stable.v1.CronTabList' } } } }, parameters: [{ $ref: '#/parameters/namespace-vgWSWtn3' }] },
+      // A path the built-in document has: kept as it is.
+      '/api/v1/namespaces/{namespace}/configmaps': { get: { operationId: 'hijack' } },
+    },
+    definitions: {
+      'com.example.stable.v1.CronTab': { type: 'object', properties: { spec: { type: 'string', description: 'the spec' } }, 'x-kubernetes-group-version-kind': [{ group: 'stable.example.com', kind: 'CronTab', version: 'v1' }] },
+      'com.example.stable.v1.CronTabList': { type: 'object', properties: { items: { type: 'array', items: { $ref: '#/definitions/com.example.stable.v1.CronTab' } }, scale: { $ref: '#/definitions/io.k8s.api.autoscaling.v1.Scale' } } },
+    },
+  };
+
+  it('merges a fragment on the next request, once, and takes it out again', () => {
+    live.setFragment('crd/crontabs', fragment);
+    const bytes = live.jsonBytes;
+    assert.equal(live.jsonBytes, bytes, 'not rebuilt per request');
+    const doc = JSON.parse(bytes.toString('utf8')) as SwaggerDocument;
+    assert.ok(doc.paths[crdPath]);
+    assert.equal((doc.paths['/api/v1/namespaces/{namespace}/configmaps']?.get as { operationId: string }).operationId, 'listCoreV1NamespacedConfigMap');
+    assert.ok(doc.definitions?.['com.example.stable.v1.CronTab']);
+    // A built-in definition the cut document had left out comes with the fragment that needs it.
+    assert.ok(!served.definitions?.['io.k8s.api.autoscaling.v1.Scale']);
+    assert.ok(doc.definitions?.['io.k8s.api.autoscaling.v1.Scale']);
+    const keys = Object.keys(doc.paths);
+    assert.deepEqual(keys, [...keys].sort());
+    assert.ok(live.protobufBytes.includes(Buffer.from('com.example.stable.v1.CronTab')));
+    live.setFragment('crd/crontabs', undefined);
+    assert.ok(live.jsonBytes.equals(original));
+  });
+
+  it('renames a definition that conflicts with different content, with the fragment refs', () => {
+    live.setFragment('aggregated/x', {
+      paths: { '/apis/x.example.com/v1/things': { get: { responses: { '200': { schema: { $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Status' } } } } } },
+      definitions: { 'io.k8s.apimachinery.pkg.apis.meta.v1.Status': { type: 'object', description: 'different' } },
+    });
+    const doc = JSON.parse(live.jsonBytes.toString('utf8')) as SwaggerDocument;
+    assert.deepEqual(doc.definitions?.['io.k8s.apimachinery.pkg.apis.meta.v1.Status'], served.definitions?.['io.k8s.apimachinery.pkg.apis.meta.v1.Status']);
+    assert.deepEqual(doc.definitions?.['io.k8s.apimachinery.pkg.apis.meta.v1.Status_v2'], { type: 'object', description: 'different' });
+    assert.match(JSON.stringify(doc.paths['/apis/x.example.com/v1/things']), /meta\.v1\.Status_v2/);
+    live.setFragment('aggregated/x', undefined);
+  });
+});

@@ -5,22 +5,22 @@
  * (namespaced, cluster-wide and /watch/ forms) with only the operations whose verb the resource
  * implements, the discovery roots of served groups and versions, the non-resource paths the
  * server answers, and the parameters and definitions those reach by $ref; every response gets the
- * description OpenAPI requires ("OK", "Unauthorized", ...). Both representations are built once
- * at construction and served as cached bytes (gzipped once too) with an ETag of their SHA-512
- * and If-None-Match (304), negotiated on Accept as kube-openapi does: the first matching clause
- * wins, nothing matching is 406.
+ * description OpenAPI requires ("OK", "Unauthorized", ...). Fragments (CRDs, extension API
+ * servers) are merged in at run time through setFragment. Each representation is built on the
+ * first request after a change and then served as cached bytes (gzipped once too) with an ETag of
+ * its SHA-512 and If-None-Match (304), negotiated on Accept as kube-openapi does: the first
+ * matching clause wins, nothing matching is 406.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
 import { newNotAcceptable } from '../../apierrors/factories.js';
 import type { ApiInstaller } from '../installer.js';
 import { parseAccept } from '../negotiation/media-type.js';
-import { gzipThresholdBytes } from '../negotiation/writer.js';
-import { encodeOpenApiV2Document } from './gnostic-v2.js';
+import { acceptsGzip, matchesIfNoneMatch, representation, type Representation } from './cached-document.js';
+import { encodeOpenApiV2Document, type GnosticEncodingCache } from './gnostic-v2.js';
+import { mergeFragment, sortRecord, type MergeTarget, type SwaggerFragmentInput } from './merge-v2.js';
 
 /** An OpenAPI v2 document as parsed JSON. */
 export interface SwaggerDocument {
@@ -183,29 +183,13 @@ export interface OpenApiV2Options {
   readonly nonResourcePaths?: readonly string[];
 }
 
-/** One served encoding of the document. */
-interface Representation {
-  readonly body: Buffer;
-  /** The gzipped body when it is large enough to be worth compressing (kube's 128 KiB threshold). */
-  readonly gzipped: Buffer | undefined;
-  readonly etag: string;
-}
-
-function representation(body: Buffer): Representation {
-  return {
-    body,
-    gzipped: body.length >= gzipThresholdBytes ? gzipSync(body) : undefined,
-    // kube-openapi's computeETag: upper-case hex SHA-512, quoted.
-    etag: `"${createHash('sha512').update(body).digest('hex').toUpperCase()}"`,
-  };
-}
-
 /** An Accept media type this endpoint serves, with the Content-Type and bytes it is answered with. */
 interface Offer {
   readonly type: string;
   readonly subtype: string;
   readonly contentType: string;
-  readonly rep: Representation;
+  /** Answered with the protobuf encoding rather than JSON. */
+  readonly protobuf: boolean;
 }
 
 /** api/gen/openapi/v2/swagger.json, found from dist/internal/endpoints/openapi or internal/endpoints/openapi alike. */
@@ -219,74 +203,93 @@ function swaggerPath(): string {
   throw new Error('api/gen/openapi/v2/swagger.json not found above the server code');
 }
 
-function acceptsGzip(req: IncomingMessage): boolean {
-  const h = req.headers['accept-encoding'];
-  return typeof h === 'string' && h.split(',').some((part) => part.trim().split(';')[0]?.trim().toLowerCase() === 'gzip');
-}
-
-/** Whether an If-None-Match header names etag (or is "*"); weak validators compare equal, as in net/http. */
-function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  return header.split(',').some((t) => {
-    const tag = t.trim();
-    return tag === '*' || tag.replace(/^W\//, '') === etag;
-  });
-}
-
 /** Serves GET and HEAD /openapi/v2. Construction reads and encodes the document synchronously (call once at start). */
 export class OpenApiV2Handler {
-  private json!: Representation;
-  private protobuf!: Representation;
-  /** What each Accept media type is answered with, in kube-openapi's preference order. */
-  private offers: readonly Offer[] = [];
-  /** The document of what the installer serves, before any fragment is merged in. */
+  /** The whole Kubernetes document: where definitions and parameters fragments refer to come from. */
+  private readonly all: SwaggerDocument;
+  /** The document cut down to what the installer serves, before fragments. */
   private readonly base: SwaggerDocument;
-  /** Paths and definitions added at run time (e.g. an extension server's), by id. */
-  private readonly fragments = new Map<string, { paths: Record<string, unknown>; definitions: Record<string, unknown> }>();
+  private readonly fragments = new Map<string, SwaggerFragmentInput>();
+  /** The served document and its encodings, built on the first request after a change. */
+  private merged: SwaggerDocument | undefined;
+  private json: Representation | undefined;
+  private protobuf: Representation | undefined;
+  /** Encoded path items and definitions, so a rebuild encodes only what changed. */
+  private readonly gnosticCache: GnosticEncodingCache = new WeakMap();
 
   constructor(installer: ApiInstaller, options: OpenApiV2Options = {}) {
-    const doc = JSON.parse(readFileSync(swaggerPath(), 'utf8')) as SwaggerDocument;
-    this.base = filterSwagger(doc, installer, options.nonResourcePaths ?? defaultNonResourcePaths);
-    this.encode(this.base);
-  }
-
-  private encode(served: SwaggerDocument): void {
-    this.json = representation(Buffer.from(JSON.stringify(served)));
-    this.protobuf = representation(encodeOpenApiV2Document(served));
-    this.offers = [
-      { type: 'application', subtype: 'json', contentType: 'application/json', rep: this.json },
-      { type: 'application', subtype: openApiV2ProtobufDeprecatedType.slice('application/'.length), contentType: openApiV2ProtobufType, rep: this.protobuf },
-      { type: 'application', subtype: openApiV2ProtobufType.slice('application/'.length), contentType: openApiV2ProtobufType, rep: this.protobuf },
-    ];
+    this.all = JSON.parse(readFileSync(swaggerPath(), 'utf8')) as SwaggerDocument;
+    this.base = filterSwagger(this.all, installer, options.nonResourcePaths ?? defaultNonResourcePaths);
+    // Encoded now, as before the document went live: the first request does not wait about a
+    // second for it, and the encoding cache then makes a rebuild after a change cost little.
+    this.jsonRepresentation();
+    this.protobufRepresentation();
   }
 
   /**
-   * Adds (or with undefined removes) the paths and definitions of id to the served document, which
-   * is re-encoded at once. The base document's own paths and definitions win on a clash. Never
-   * mutates fragment.
+   * Adds (or with undefined removes) the paths, definitions and shared parameters source id
+   * contributes (a CRD, an extension API server). Cheap: the document is rebuilt on the next
+   * request. The built-in document keeps its paths; conflicting definitions are renamed (see
+   * merge-v2.ts). fragment is kept by reference and must not be mutated afterwards.
    */
-  setFragment(id: string, fragment: { paths: Record<string, unknown>; definitions: Record<string, unknown> } | undefined): void {
-    if (fragment) this.fragments.set(id, fragment);
-    else if (!this.fragments.delete(id)) return;
-    const paths: Record<string, unknown> = { ...this.base.paths };
-    const definitions: Record<string, unknown> = { ...(this.base.definitions ?? {}) };
-    for (const key of [...this.fragments.keys()].sort()) {
-      const f = this.fragments.get(key) as { paths: Record<string, unknown>; definitions: Record<string, unknown> };
-      for (const [p, item] of Object.entries(f.paths)) if (!(p in paths)) paths[p] = item;
-      for (const [d, schema] of Object.entries(f.definitions)) if (!(d in definitions)) definitions[d] = schema;
-    }
-    this.encode({ ...this.base, paths: paths as SwaggerDocument['paths'], definitions: Object.fromEntries(Object.entries(definitions).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) as SwaggerDocument['definitions'] });
+  setFragment(id: string, fragment: SwaggerFragmentInput | undefined): void {
+    if (fragment === undefined) {
+      if (!this.fragments.delete(id)) return;
+    } else this.fragments.set(id, fragment);
+    this.merged = undefined;
+    this.json = undefined;
+    this.protobuf = undefined;
+  }
+
+  /** The served document (do not mutate). */
+  document(): SwaggerDocument {
+    if (this.merged) return this.merged;
+    if (this.fragments.size === 0) return (this.merged = this.base);
+    const target: MergeTarget = { paths: { ...this.base.paths }, definitions: { ...(this.base.definitions ?? {}) }, parameters: { ...(this.base.parameters ?? {}) } };
+    const ids = [...this.fragments.keys()].sort();
+    for (const id of ids) mergeFragment(target, this.fragments.get(id) as SwaggerFragmentInput);
+    // Fragments refer to built-in definitions and shared parameters the cut document may have left out.
+    const wantedParameters = new Set<string>();
+    collectRefs(target.paths, '#/parameters/', wantedParameters);
+    for (const [name, p] of Object.entries(reachable(this.all.parameters ?? {}, wantedParameters, '#/parameters/'))) target.parameters[name] ??= p;
+    const wantedDefinitions = new Set<string>();
+    collectRefs(target.paths, '#/definitions/', wantedDefinitions);
+    collectRefs(target.definitions, '#/definitions/', wantedDefinitions);
+    collectRefs(target.parameters, '#/definitions/', wantedDefinitions);
+    for (const [name, d] of Object.entries(reachable(this.all.definitions ?? {}, wantedDefinitions, '#/definitions/'))) target.definitions[name] ??= d;
+    this.merged = {
+      ...this.base,
+      paths: sortRecord(target.paths) as SwaggerDocument['paths'],
+      definitions: sortRecord(target.definitions),
+      parameters: sortRecord(target.parameters),
+    };
+    return this.merged;
   }
 
   /** The served JSON document's bytes (do not mutate). */
   get jsonBytes(): Buffer {
-    return this.json.body;
+    return this.jsonRepresentation().body;
   }
 
   /** The served protobuf document's bytes (do not mutate). */
   get protobufBytes(): Buffer {
-    return this.protobuf.body;
+    return this.protobufRepresentation().body;
   }
+
+  private jsonRepresentation(): Representation {
+    return (this.json ??= representation(Buffer.from(JSON.stringify(this.document()))));
+  }
+
+  private protobufRepresentation(): Representation {
+    return (this.protobuf ??= representation(encodeOpenApiV2Document(this.document(), this.gnosticCache)));
+  }
+
+  /** What each Accept media type is answered with, in kube-openapi's preference order. */
+  private static readonly offers: readonly Offer[] = [
+    { type: 'application', subtype: 'json', contentType: 'application/json', protobuf: false },
+    { type: 'application', subtype: openApiV2ProtobufDeprecatedType.slice('application/'.length), contentType: openApiV2ProtobufType, protobuf: true },
+    { type: 'application', subtype: openApiV2ProtobufType.slice('application/'.length), contentType: openApiV2ProtobufType, protobuf: true },
+  ];
 
   /** Serves req when path is /openapi/v2 and the method GET or HEAD; false otherwise. Throws 406 when Accept names nothing servable. */
   async handle(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<boolean> {
@@ -297,7 +300,7 @@ export class OpenApiV2Handler {
     if (!offer) throw newNotAcceptable(['application/json', openApiV2ProtobufType]);
     // A request that timed out (or whose client left) has been answered already.
     if (res.headersSent || res.writableEnded) return true;
-    const { rep } = offer;
+    const rep = offer.protobuf ? this.protobufRepresentation() : this.jsonRepresentation();
     if (rep.gzipped) res.setHeader('Vary', 'Accept, Accept-Encoding');
     res.setHeader('ETag', rep.etag);
     if (matchesIfNoneMatch(req.headers['if-none-match'], rep.etag)) {
@@ -322,7 +325,7 @@ export class OpenApiV2Handler {
   private negotiate(accept: string | undefined): Offer | undefined {
     const clauses = accept === undefined || accept.trim() === '' ? parseAccept('*/*') : parseAccept(accept);
     for (const c of clauses) {
-      const offer = this.offers.find((o) => (c.type === '*' || c.type === o.type) && (c.subtype === '*' || c.subtype === o.subtype));
+      const offer = OpenApiV2Handler.offers.find((o) => (c.type === '*' || c.type === o.type) && (c.subtype === '*' || c.subtype === o.subtype));
       if (offer) return offer;
     }
     return undefined;

@@ -1,18 +1,18 @@
 /**
  * /openapi/v3: the index of group versions and one OpenAPI v3 document per served group version,
  * cut down from the Kubernetes 1.33 documents (api/gen/openapi/v3) to the paths of what this
- * server serves and the schemas they reference. Built once at start and served as cached bytes
- * with a content hash in the index URLs, an ETag, If-None-Match (304), and immutable caching when
- * the hash matches (a stale hash redirects to the current one), as kube-apiserver does.
+ * server serves and the schemas they reference, plus the group versions set at run time (CRDs,
+ * extension API servers). Served as cached bytes with a content hash in the index URLs, an ETag,
+ * If-None-Match (304), and immutable caching when the hash matches (a stale hash redirects to the
+ * current one), as kube-apiserver does.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync, existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { newPathNotFound } from '../../apierrors/factories.js';
 import type { ApiInstaller } from '../installer.js';
-import { writeBody } from '../negotiation/writer.js';
+import { acceptsGzip, matchesIfNoneMatch, representation, type Representation } from './cached-document.js';
 
 /** The project root, from dist/internal/endpoints/openapi or internal/endpoints/openapi alike. */
 function projectRoot(): string {
@@ -91,49 +91,68 @@ export function filterDocument(doc: OpenApiDoc, installer: ApiInstaller, group: 
   return { ...doc, paths, components: { ...(doc.components ?? {}), schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))) } };
 }
 
-interface Served {
-  readonly body: Buffer;
-  readonly hash: string;
+/** One group version's document: its JSON and, once asked for, its bytes. */
+interface Entry {
+  readonly doc: unknown;
+  rep?: Representation;
 }
 
-/** Serves /openapi/v3 and /openapi/v3/<gv>. */
+/**
+ * Serves /openapi/v3 and /openapi/v3/<gv>. The built-in documents are cut at construction; group
+ * versions added at run time (CRDs, extension API servers) through setGroupVersion are encoded,
+ * hashed and gzipped on the first request after a change, and the index follows them.
+ */
 export class OpenApiV3Handler {
-  private readonly documents = new Map<string, Served>();
-  private index: Buffer;
+  private readonly builtIn = new Map<string, Entry>();
+  private readonly dynamic = new Map<string, Entry>();
+  /** Every built-in component schema by name (from the documents of the served group versions). */
+  private readonly schemas = new Map<string, unknown>();
+  private index: Representation | undefined;
 
   constructor(installer: ApiInstaller) {
     const dir = join(projectRoot(), 'api', 'gen', 'openapi', 'v3');
-    const indexPaths: Record<string, { serverRelativeURL: string }> = {};
     for (const g of installer.groups()) {
       for (const v of g.versions) {
         const key = g.group === '' ? `api/${v.version}` : `apis/${g.group}/${v.version}`;
         const file = join(dir, `${key.replace(/\//g, '__')}_openapi.json`);
         if (!existsSync(file)) continue;
         const doc = JSON.parse(readFileSync(file, 'utf8')) as OpenApiDoc;
-        const body = Buffer.from(JSON.stringify(filterDocument(doc, installer, g.group, v.version)));
-        const hash = createHash('sha512').update(body).digest('hex').toUpperCase();
-        this.documents.set(key, { body, hash });
-        indexPaths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${hash}` };
+        for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) if (!this.schemas.has(name)) this.schemas.set(name, schema);
+        this.builtIn.set(key, { doc: filterDocument(doc, installer, g.group, v.version) });
       }
     }
-    this.index = Buffer.from(JSON.stringify({ paths: indexPaths }));
   }
 
+  /** A built-in component schema by name ("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"), or undefined. Do not mutate it. */
+  readonly builtInSchema = (name: string): unknown => this.schemas.get(name);
+
   /**
-   * Serves doc (or with undefined stops serving) at /openapi/v3/<path> (path as the index names
-   * it, e.g. "apis/wardle.example.com/v1alpha1") and lists it in the index. Never mutates doc.
+   * Serves doc at /openapi/v3/<path> (path like "apis/stable.example.com/v1"), replacing what was
+   * there, or with undefined stops serving what was set (a built-in document comes back). Cheap:
+   * bytes, hash and index are rebuilt on the next request. doc must not be mutated afterwards.
    */
-  setGroupVersion(path: string, doc: Record<string, unknown> | undefined): void {
+  setGroupVersion(path: string, doc: object | undefined): void {
     const key = path.replace(/^\/+|\/+$/g, '');
-    if (doc) {
-      const body = Buffer.from(JSON.stringify(doc));
-      this.documents.set(key, { body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() });
-    } else if (!this.documents.delete(key)) {
-      return;
-    }
-    const indexPaths: Record<string, { serverRelativeURL: string }> = {};
-    for (const [k, d] of this.documents) indexPaths[k] = { serverRelativeURL: `/openapi/v3/${k}?hash=${d.hash}` };
-    this.index = Buffer.from(JSON.stringify({ paths: indexPaths }));
+    if (doc === undefined) {
+      if (!this.dynamic.delete(key)) return;
+    } else this.dynamic.set(key, { doc });
+    this.index = undefined;
+  }
+
+  private entry(key: string): Entry | undefined {
+    return this.dynamic.get(key) ?? this.builtIn.get(key);
+  }
+
+  private rep(e: Entry): Representation {
+    return (e.rep ??= representation(Buffer.from(JSON.stringify(e.doc))));
+  }
+
+  private indexRep(): Representation {
+    if (this.index) return this.index;
+    const keys = [...new Set([...this.builtIn.keys(), ...this.dynamic.keys()])].sort();
+    const paths: Record<string, { serverRelativeURL: string }> = {};
+    for (const key of keys) paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${this.rep(this.entry(key) as Entry).hash}` };
+    return (this.index = representation(Buffer.from(JSON.stringify({ paths }))));
   }
 
   /** Serves req when path is under /openapi/v3; false otherwise. */
@@ -143,31 +162,46 @@ export class OpenApiV3Handler {
     const key = path.replace(/^\/openapi\/v3\/?/, '').replace(/\/+$/, '');
     if (key === '') {
       res.setHeader('Vary', 'Accept');
-      await writeBody(req, res, 200, 'application/json', this.index);
+      send(req, res, this.indexRep());
       return true;
     }
-    const doc = this.documents.get(key);
-    if (!doc) throw newPathNotFound();
+    const entry = this.entry(key);
+    if (!entry) throw newPathNotFound();
+    const rep = this.rep(entry);
     const asked = query.get('hash');
-    if (asked && asked !== doc.hash) {
+    if (asked && asked !== rep.hash) {
       res.statusCode = 301;
-      res.setHeader('Location', `/openapi/v3/${key}?hash=${doc.hash}`);
+      res.setHeader('Location', `/openapi/v3/${key}?hash=${rep.hash}`);
       res.end();
       return true;
     }
-    const etag = `"${doc.hash}"`;
-    res.setHeader('ETag', etag);
+    res.setHeader('ETag', rep.etag);
     res.setHeader('Vary', 'Accept');
     if (asked) {
       res.setHeader('Cache-Control', 'public, immutable');
       res.setHeader('Expires', new Date(Date.now() + 365 * 24 * 3600 * 1000).toUTCString());
     }
-    if (req.headers['if-none-match'] === etag) {
+    if (matchesIfNoneMatch(req.headers['if-none-match'], rep.etag)) {
       res.statusCode = 304;
       res.end();
       return true;
     }
-    await writeBody(req, res, 200, 'application/json', doc.body);
+    send(req, res, rep);
     return true;
   }
+}
+
+/** Writes rep as JSON, gzipped from the cached bytes when accepted. */
+function send(req: IncomingMessage, res: ServerResponse, rep: Representation): void {
+  // A request that timed out (or whose client left) has been answered already.
+  if (res.headersSent || res.writableEnded) return;
+  const gzip = rep.gzipped !== undefined && acceptsGzip(req);
+  const body = gzip ? (rep.gzipped as Buffer) : rep.body;
+  res.statusCode = 200;
+  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Cache-Control', res.getHeader('Cache-Control') ?? 'no-cache, private');
+  if (rep.gzipped) res.setHeader('Vary', 'Accept, Accept-Encoding');
+  if (gzip) res.setHeader('Content-Encoding', 'gzip');
+  res.setHeader('Content-Length', body.length);
+  res.end(req.method === 'HEAD' ? undefined : body);
 }

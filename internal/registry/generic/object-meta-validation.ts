@@ -95,7 +95,7 @@ export function validateAnnotations(annotations: unknown, path: string): FieldEr
   return errs;
 }
 
-function validateFinalizers(finalizers: unknown, path: string): FieldError[] {
+function validateFinalizers(finalizers: unknown, path: string, qualifiedOnly = false): FieldError[] {
   const errs: FieldError[] = [];
   if (finalizers === undefined || finalizers === null) return errs;
   if (!Array.isArray(finalizers)) return [invalid(path, finalizers, 'must be a list of strings')];
@@ -107,7 +107,7 @@ function validateFinalizers(finalizers: unknown, path: string): FieldError[] {
       continue;
     }
     for (const msg of isQualifiedName(f)) errs.push(invalid(path, f, msg));
-    if (!f.includes('/') && !standardFinalizers.has(f)) {
+    if (!qualifiedOnly && !f.includes('/') && !standardFinalizers.has(f)) {
       errs.push(invalid(path, f, 'name is neither a standard finalizer name nor is it fully qualified'));
     }
     if (f === 'orphan') orphan = true;
@@ -151,7 +151,7 @@ function validateOwnerReferences(refs: unknown, path: string): FieldError[] {
  * ValidateObjectMeta: name or generateName, namespace presence for the scope, labels,
  * annotations, owner references and finalizers.
  */
-export function validateObjectMeta(meta: ObjectMeta, namespaced: boolean, nameFn: NameValidator): FieldError[] {
+export function validateObjectMeta(meta: ObjectMeta, namespaced: boolean, nameFn: NameValidator, qualifiedFinalizerNames = false): FieldError[] {
   const errs: FieldError[] = [];
   const p = 'metadata';
   if (meta.generateName) for (const msg of nameFn(meta.generateName, true)) errs.push(invalid(childPath(p, 'generateName'), meta.generateName, msg));
@@ -169,7 +169,7 @@ export function validateObjectMeta(meta: ObjectMeta, namespaced: boolean, nameFn
   errs.push(...validateLabels(meta.labels, childPath(p, 'labels')));
   errs.push(...validateAnnotations(meta.annotations, childPath(p, 'annotations')));
   errs.push(...validateOwnerReferences(meta.ownerReferences, childPath(p, 'ownerReferences')));
-  errs.push(...validateFinalizers(meta.finalizers, childPath(p, 'finalizers')));
+  errs.push(...validateFinalizers(meta.finalizers, childPath(p, 'finalizers'), qualifiedFinalizerNames));
   return errs;
 }
 
@@ -178,7 +178,7 @@ function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /** ValidateObjectMetaUpdate: identity and timestamps immutable, no new finalizers while deleting. */
-export function validateObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta): FieldError[] {
+export function validateObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta, qualifiedFinalizerNames = false): FieldError[] {
   const errs: FieldError[] = [];
   const p = 'metadata';
   if (old.deletionTimestamp) {
@@ -204,7 +204,7 @@ export function validateObjectMetaUpdate(meta: ObjectMeta, old: ObjectMeta): Fie
   errs.push(...validateLabels(meta.labels, childPath(p, 'labels')));
   errs.push(...validateAnnotations(meta.annotations, childPath(p, 'annotations')));
   errs.push(...validateOwnerReferences(meta.ownerReferences, childPath(p, 'ownerReferences')));
-  errs.push(...validateFinalizers(meta.finalizers, childPath(p, 'finalizers')));
+  errs.push(...validateFinalizers(meta.finalizers, childPath(p, 'finalizers'), qualifiedFinalizerNames));
   return errs;
 }
 

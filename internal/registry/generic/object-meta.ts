@@ -82,7 +82,7 @@ export function beforeCreate(strategy: Strategy, kind: KindInfo, ctx: RequestCon
   strategy.prepareForCreate(ctx, obj);
   if (strategy.tracksGeneration) meta.generation = 1;
   else delete meta.generation;
-  const errs = [...validateObjectMeta(meta, strategy.namespaced, nameValidatorFor(strategy.nameValidation)), ...strategy.validate(ctx, obj)];
+  const errs = [...validateObjectMeta(meta, strategy.namespaced, nameValidatorFor(strategy.nameValidation), strategy.qualifiedFinalizerNames), ...strategy.validate(ctx, obj)];
   errs.push(...schemaErrors(obj, errs));
   const err = invalidError(kind, meta.name ?? '', errs);
   if (err) throw err;
@@ -118,7 +118,7 @@ export function beforeUpdate(
   else delete meta.deletionGracePeriodSeconds;
   delete meta.selfLink;
   if (strategy.tracksGeneration && contentChanged(obj, old)) meta.generation = (oldMeta.generation ?? 0) + 1;
-  const errs = [...validateObjectMetaUpdate(meta, oldMeta), ...validate(ctx, obj, old)];
+  const errs = [...validateObjectMetaUpdate(meta, oldMeta, strategy.qualifiedFinalizerNames), ...validate(ctx, obj, old)];
   errs.push(...schemaErrors(obj, errs));
   const err = invalidError(kind, meta.name ?? '', errs);
   if (err) throw err;

@@ -17,6 +17,8 @@ export interface ScaleMapping {
   statusReplicas(obj: KubeObject): number;
   /** The label selector Scale reports, as an object (rendered to kube's string form). */
   selector(obj: KubeObject): LabelSelectorObject | undefined;
+  /** When present, the selector already in string form (custom resources' labelSelectorPath); used instead of selector. */
+  selectorString?(obj: KubeObject): string;
 }
 
 /** The usual mapping: spec.replicas, status.replicas, spec.selector. */
@@ -39,10 +41,14 @@ function numberAt(o: KubeObject, a: string, b: string): number | undefined {
 /** Builds the autoscaling/v1 Scale of obj. */
 export function toScale(obj: KubeObject, mapping: ScaleMapping): KubeObject {
   let selector = '';
-  try {
-    selector = labelSelectorAsSelector(mapping.selector(obj) ?? null).toString();
-  } catch {
-    selector = '';
+  if (mapping.selectorString) {
+    selector = mapping.selectorString(obj);
+  } else {
+    try {
+      selector = labelSelectorAsSelector(mapping.selector(obj) ?? null).toString();
+    } catch {
+      selector = '';
+    }
   }
   const m = obj.metadata;
   return {

@@ -42,6 +42,11 @@ export interface Strategy {
   /** Return the deleted object rather than a Status from delete (pods, services, ...). */
   readonly returnDeletedObject?: boolean;
   readonly defaultGarbageCollectionPolicy?: GarbageCollectionPolicy;
+  /**
+   * Finalizers need only be qualified names (apimachinery's ValidateObjectMeta, which kube's
+   * apiextensions objects get), not core's standard-or-domain-qualified rule the built-ins get.
+   */
+  readonly qualifiedFinalizerNames?: boolean;
 
   /** Clears what a client may not set on create (status, ...); may mutate obj. */
   prepareForCreate(ctx: RequestContext, obj: KubeObject): void;

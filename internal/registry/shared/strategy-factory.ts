@@ -25,6 +25,7 @@ export interface StrategyOptions {
   /** The status a create starts with when hasStatus (kube's `obj.Status = XStatus{}` is `{}`). */
   readonly initialStatus?: (obj: KubeObject) => Record<string, unknown>;
   readonly nameValidation?: Strategy['nameValidation'];
+  readonly qualifiedFinalizerNames?: boolean;
   readonly defaultGarbageCollectionPolicy?: GarbageCollectionPolicy;
   readonly selectableFields?: SelectableFields;
   /** Extra create preparation, after status is reset; may mutate obj. */
@@ -52,6 +53,7 @@ export function defineStrategy(opts: StrategyOptions): Strategy {
     nameValidation: opts.nameValidation ?? 'subdomain',
     selectableFields: opts.selectableFields ?? metaFieldsOnly,
     ...(opts.defaultGarbageCollectionPolicy ? { defaultGarbageCollectionPolicy: opts.defaultGarbageCollectionPolicy } : {}),
+    ...(opts.qualifiedFinalizerNames ? { qualifiedFinalizerNames: true } : {}),
     prepareForCreate(ctx, obj) {
       if (hasStatus) obj.status = opts.initialStatus ? opts.initialStatus(obj) : {};
       opts.prepareForCreate?.(ctx, obj);

@@ -100,6 +100,12 @@ export class WatchCacheStorage implements Storage {
     return c;
   }
 
+  releaseResource(gr: GroupResource, keyPrefix: string): void {
+    this.cachers.get(keyPrefix)?.stop();
+    this.cachers.delete(keyPrefix);
+    this.source.releaseResource?.(gr, keyPrefix);
+  }
+
   /** The cache serving keyPrefix, if one was made (tests). */
   cacherFor(keyPrefix: string): Cacher | undefined {
     return this.cachers.get(keyPrefix);

@@ -11,7 +11,7 @@ import type { AuthenticationResolver } from './authentication.js';
 import { CallError, HookClient } from './client.js';
 import { CallingWebhookError, dryRunUnsupported } from './errors.js';
 import { createAdmissionReview, UndecodablePatchError, verifyAdmissionResponse, type AdmissionResult } from './review.js';
-import type { ServiceResolver } from './service-resolver.js';
+import type { AddressResolver } from './service-resolver.js';
 import type { WebhookAccessor } from './types.js';
 import type { VersionedAttributes } from './versioned.js';
 
@@ -21,7 +21,7 @@ export class WebhookCaller {
 
   constructor(
     private readonly auth: AuthenticationResolver,
-    private readonly services: ServiceResolver,
+    private readonly services: AddressResolver,
   ) {}
 
   private clientFor(hook: WebhookAccessor): HookClient {

@@ -6,10 +6,11 @@
  */
 import { Agent, request as httpsRequest } from 'node:https';
 import { request as httpRequest } from 'node:http';
+import { isIP } from 'node:net';
 import { WebhookStatusError } from '../../../webhook/client.js';
 import type { WebhookCredentials } from '../../../webhook/kubeconfig.js';
 import type { AuthenticationResolver } from './authentication.js';
-import type { ServiceResolver } from './service-resolver.js';
+import type { AddressResolver } from './service-resolver.js';
 import type { WebhookClientConfig } from './types.js';
 
 /** A call that did not get a 2xx answer: its message (kube's text) and the code metrics report. */
@@ -57,7 +58,7 @@ export class HookClient {
   constructor(
     private readonly config: WebhookClientConfig,
     auth: AuthenticationResolver,
-    private readonly services: ServiceResolver,
+    private readonly services: AddressResolver,
   ) {
     const svc = config.service;
     this.credentials = svc ? auth.forService(svc.name, svc.namespace, svc.port ?? 443) : auth.forHost(new URL(config.url ?? '').host);
@@ -84,10 +85,12 @@ export class HookClient {
     const url = this.baseUrl();
     // kube rounds the remaining time up to whole seconds for the webhook's own deadline.
     url.searchParams.set('timeout', `${Math.max(1, Math.ceil(timeoutMs / 1000))}s`);
-    const shown = `Post ${JSON.stringify(url.href)}`;
+    const svc = this.config.service;
+    // Go keeps the service's port in the URL it reports, 443 included; WHATWG URLs drop it.
+    const href = svc && url.port === '' ? `${url.protocol}//${url.hostname}:443${url.pathname}${url.search}` : url.href;
+    const shown = `Post ${JSON.stringify(href)}`;
     let connectHost = url.hostname;
     let connectPort = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-    const svc = this.config.service;
     if (svc) {
       try {
         const addr = await this.services.resolve(svc.namespace, svc.name, svc.port ?? 443);
@@ -121,7 +124,7 @@ export class HookClient {
           path: `${url.pathname}${url.search}`,
           method: 'POST',
           headers: { ...headers, Host: hostHeader },
-          ...(url.protocol === 'https:' ? { agent: this.agent, servername: url.hostname } : {}),
+          ...(url.protocol === 'https:' ? { agent: this.agent, ...(isIP(url.hostname.replace(/^\[|\]$/g, '')) === 0 ? { servername: url.hostname } : {}) } : {}),
         },
         (res) => {
           const chunks: Buffer[] = [];

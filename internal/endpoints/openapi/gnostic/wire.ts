@@ -11,13 +11,21 @@ const enum WireType {
   LengthDelimited = 2,
 }
 
+/** An embedded child as it was when appended: its writer and how many of its parts were there. */
+interface ChildPart {
+  readonly child: ProtoWriter;
+  readonly count: number;
+  readonly size: number;
+}
+
 /**
  * Accumulates one message's encoded fields. Children are built in their own writer and appended
- * by reference, so nothing is copied until finish(). Callers write fields in ascending field
- * number order; the writer does not reorder.
+ * by reference (a tree, so a deep document is not re-listed at every level), and nothing is copied
+ * until finish() writes the tree into one buffer. Callers write fields in ascending field number
+ * order; the writer does not reorder.
  */
 export class ProtoWriter {
-  private readonly parts: Uint8Array[] = [];
+  private readonly parts: (Uint8Array | ChildPart)[] = [];
   private size = 0;
 
   /** The encoded length in bytes so far. */
@@ -74,17 +82,36 @@ export class ProtoWriter {
     return this.push(value);
   }
 
-  /** An embedded message field; written even when child is empty. */
+  /** An embedded message field; written even when child is empty. What child gets afterwards is not included. */
   message(field: number, child: ProtoWriter): this {
     this.tag(field, WireType.LengthDelimited);
     this.push(encodeVarint(child.size));
-    for (const p of child.parts) this.push(p);
+    this.parts.push({ child, count: child.parts.length, size: child.size });
+    this.size += child.size;
     return this;
   }
 
   /** The encoded message as one buffer. The writer may still be appended to afterwards. */
   finish(): Buffer {
-    return Buffer.concat(this.parts, this.size);
+    const out = Buffer.allocUnsafe(this.size);
+    const end = this.writeInto(out, 0, this.parts.length);
+    if (end !== this.size) throw new Error(`protobuf writer wrote ${end} of ${this.size} bytes`);
+    return out;
+  }
+
+  /** Copies the first count parts (children recursively) into out at offset; returns the end offset. */
+  private writeInto(out: Buffer, offset: number, count: number): number {
+    let at = offset;
+    for (let i = 0; i < count; i++) {
+      const p = this.parts[i] as Uint8Array | ChildPart;
+      if (p instanceof Uint8Array) {
+        out.set(p, at);
+        at += p.length;
+      } else {
+        at = p.child.writeInto(out, at, p.count);
+      }
+    }
+    return at;
   }
 
   private tag(field: number, type: WireType): void {

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../../../../api/meta/types.js';
-import { messages } from '../../shared/testing-messages.js';
 import { crdV1Conversion } from './conversion.js';
-import { validateCRD } from './validation.js';
 
 const schema = { openAPIV3Schema: { type: 'object' } };
 
@@ -47,26 +45,5 @@ describe('CustomResourceDefinition v1 <-> stored v1beta1', () => {
     const v1 = crdV1Conversion.toExternal(stored);
     assert.deepEqual((v1.spec as Record<string, unknown>).versions, [{ name: 'v1', served: true, storage: true, schema }]);
     assert.equal((v1.spec as Record<string, unknown>).preserveUnknownFields, true);
-  });
-});
-
-describe('CustomResourceDefinition validation', () => {
-  it('accepts a minimal valid definition', () => {
-    assert.deepEqual(messages(validateCRD(crd([{ name: 'v1', served: true, storage: true, schema }]))), []);
-  });
-
-  it('checks the name, group, scope, versions and schemas', () => {
-    const bad: KubeObject = {
-      metadata: { name: 'widgets' },
-      spec: { group: 'example', names: { plural: 'widgets', kind: 'Widget' }, scope: 'Global', versions: [{ name: 'v1', served: true, storage: false }] },
-    };
-    assert.deepEqual(messages(validateCRD(bad)), [
-      'metadata.name: Invalid value: "widgets": must be spec.names.plural+"."+spec.group',
-      'spec.group: Invalid value: "example": should be a domain with at least one dot',
-      'spec.scope: Unsupported value: "Global": supported values: "Cluster", "Namespaced"',
-      'spec.names.singular: Required value',
-      'spec.versions[0].schema.openAPIV3Schema: Required value: schemas are required',
-      'spec.versions: Invalid value: [{"name":"v1","served":true,"storage":false}]: must have exactly one version marked as storage version',
-    ]);
   });
 });

@@ -1,12 +1,13 @@
 /**
  * The customresourcedefinitions resource of apiextensions.k8s.io, served in v1 and stored, as
  * kube stores it, in v1beta1 under /apiextensions.k8s.io/customresourcedefinitions/<name>, with
- * customresourcedefinitions/status. Serving the custom resources themselves comes later.
+ * customresourcedefinitions/status. Deleting a CRD first marks it for the CRD finalizer (delete.ts).
  */
 import type { KubeObject } from '../../../../api/meta/types.js';
 import { arrayAt, asObject, objectAt, stringAt } from '../../core/shared/json-value.js';
 import { defineResourceModule } from '../../shared/resource-module.js';
 import { crdV1Conversion } from './conversion.js';
+import { withCleanupFinalizer } from './delete.js';
 import { crdStatusStrategy, crdStrategy } from './strategy.js';
 
 /**
@@ -43,4 +44,5 @@ export const customResourceDefinitionsModule = defineResourceModule({
   strategy: crdStrategy,
   versions: [{ version: 'v1', defaulter: defaultCRD, conversion: crdV1Conversion }],
   status: crdStatusStrategy,
+  decorateMain: withCleanupFinalizer,
 });

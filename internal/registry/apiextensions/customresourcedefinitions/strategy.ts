@@ -3,15 +3,19 @@
  * updates must name the resourceVersion they read;
  * status written only through customresourcedefinitions/status, starting with the storage
  * version recorded in storedVersions (and each new storage version added on update). Objects
- * reach the strategy in the stored v1beta1 form and are validated as v1.
+ * reach the strategy in the stored v1beta1 form, which is kube's internal form: validation runs
+ * on it, so field paths are kube's (spec.validation.openAPIV3Schema... for a shared schema).
  */
 import type { KubeObject } from '../../../../api/meta/types.js';
 import type { StatusStrategy } from '../../generic/strategy.js';
 import { arrayAt, asObject, stringAt, type JsonObject } from '../../core/shared/json-value.js';
 import { takeAllButStatusFrom } from '../../core/shared/status-write.js';
 import { defineStrategy } from '../../shared/strategy-factory.js';
-import { crdAsV1 } from './conversion.js';
-import { validateCRD, validateCRDUpdate, validateStoredVersions } from './validation.js';
+import {
+  validateCustomResourceDefinition,
+  validateCustomResourceDefinitionStatusUpdate,
+  validateCustomResourceDefinitionUpdate,
+} from '../../../apiextensions/validation/index.js';
 
 /** The name of the version marked storage, if any. */
 function storageVersion(obj: KubeObject): string | undefined {
@@ -37,20 +41,31 @@ export const crdStrategy = defineStrategy({
   allowUnconditionalUpdate: false,
   tracksGeneration: true,
   hasStatus: true,
+  // kube's CRD validation runs apimachinery's ObjectMeta checks (customresourcecleanup.apiextensions.k8s.io is no domain path).
+  qualifiedFinalizerNames: true,
   // acceptedNames is a struct whose plural and kind are always written.
   initialStatus: () => ({ acceptedNames: { plural: '', kind: '' } }),
   prepareForCreate: (_ctx, obj) => recordStorageVersion(obj),
   prepareForUpdate: (_ctx, obj) => recordStorageVersion(obj),
-  validate: (obj) => validateCRD(crdAsV1(obj)),
-  validateUpdate: (obj, old) => [...validateCRDUpdate(crdAsV1(obj), crdAsV1(old)), ...validateStoredVersions(crdAsV1(obj))],
+  validate: (obj) => validateCustomResourceDefinition(obj),
+  validateUpdate: (obj, old) => validateCustomResourceDefinitionUpdate(obj, old),
 });
 
-/** customresourcedefinitions/status: only status changes; stored versions stay declared. */
+/**
+ * customresourcedefinitions/status: only status changes, and of metadata only finalizers (the CRD
+ * finalizer removes its own through status, as kube's statusStrategy allows); stored versions stay
+ * declared.
+ */
 export const crdStatusStrategy: StatusStrategy = {
   prepareForUpdate(_ctx, obj, old) {
     takeAllButStatusFrom(obj, old);
+    for (const f of ['labels', 'annotations', 'ownerReferences'] as const) {
+      const v = old.metadata[f];
+      if (v === undefined) delete obj.metadata[f];
+      else (obj.metadata as Record<string, unknown>)[f] = structuredClone(v);
+    }
   },
   validateUpdate(_ctx, obj) {
-    return validateStoredVersions(crdAsV1(obj));
+    return validateCustomResourceDefinitionStatusUpdate(obj);
   },
 };
