@@ -1,7 +1,6 @@
 /**
- * Test support for custom resources: a CRD fixture builder, and waiting for a CRD to be served
- * (Established from the CRD controllers; where they do not run, the test sets NamesAccepted and
- * Established itself through the status subresource after a short wait).
+ * Test support for custom resources: a CRD fixture builder, and waiting for the CRD controllers to
+ * establish a CRD.
  */
 import assert from 'node:assert/strict';
 import type { TestResponse } from './server.js';
@@ -23,33 +22,19 @@ export async function eventually(req: () => Promise<TestResponse>, check: (r: Te
 
 const crdPath = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 
-function condition(type: string, reason: string, message: string) {
-  return { type, status: 'True', reason, message, lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z') };
-}
-
-/** Creates crd and waits until it is Established (setting the conditions itself if no controller does within 1.5 s). */
+/** Creates crd and waits until the CRD controllers have Established it. */
 export async function createEstablishedCrd(fx: Requester, crd: any): Promise<any> {
   const res = await fx.request('POST', crdPath, { body: crd });
   assert.equal(res.status, 201, res.text);
   return await establish(fx, crd.metadata.name);
 }
 
-/** Waits for the CRD named name to be Established; see createEstablishedCrd. */
+/** Waits (at most 5 s) for the CRD named name to be Established by the CRD controllers. */
 export async function establish(fx: Requester, name: string): Promise<any> {
   const established = (r: TestResponse): boolean =>
     r.status === 200 && (r.json().status?.conditions ?? []).some((c: any) => c.type === 'Established' && c.status === 'True');
-  let r = await eventually(() => fx.request('GET', `${crdPath}/${name}`), established, 1500);
-  if (!established(r)) {
-    const crd = r.json();
-    crd.status = {
-      ...crd.status,
-      acceptedNames: crd.spec.names,
-      conditions: [condition('NamesAccepted', 'NoConflicts', 'no conflicts found'), condition('Established', 'InitialNamesAccepted', 'the initial names have been accepted')],
-    };
-    const put = await fx.request('PUT', `${crdPath}/${name}/status`, { body: crd });
-    assert.equal(put.status, 200, put.text);
-    r = put;
-  }
+  const r = await eventually(() => fx.request('GET', `${crdPath}/${name}`), established, 5000);
+  assert.ok(established(r), `${name} was not Established within 5 s: ${r.text}`);
   return r.json();
 }
 
