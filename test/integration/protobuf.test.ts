@@ -12,7 +12,7 @@ import { resourceStubs } from '../../internal/registry/builtin-stubs.js';
 import { decodeObject, encodeObject } from '../../proto/codec.js';
 import type { JsonObject } from '../../proto/types.js';
 import { decodeWatchEvent } from '../../proto/watch-event.js';
-import { useServer } from '../support/server.js';
+import { useServer, type TestResponse } from '../support/server.js';
 
 const fx = useServer();
 const pb = 'application/vnd.kubernetes.protobuf';
@@ -85,16 +85,30 @@ describe('Protobuf for every built-in kind', () => {
       assert.equal(created.status, 201, `${r.kind}: ${created.text.slice(0, 300)}`);
       const name = created.json().metadata.name as string;
       const item = pathFor(r.group, r.version, r.resource, r.namespaced, name);
-      const asJson = (await fx.request('GET', item)).json() as KubeObject;
-      const asPb = await fx.request('GET', item, { headers: { accept: pb } });
+      // In-server controllers (the quota controller on ResourceQuota status, ...) may write the
+      // object meanwhile: compare reads of the same resourceVersion, and retry a PUT that loses.
+      const readBoth = async (): Promise<{ asJson: KubeObject; asPb: TestResponse }> => {
+        for (let attempt = 0; ; attempt++) {
+          const asJson = (await fx.request('GET', item)).json() as KubeObject;
+          const asPb = await fx.request('GET', item, { headers: { accept: pb } });
+          const pbVersion = asPb.status === 200 ? (decodeObject(asPb.body) as KubeObject).metadata?.resourceVersion : undefined;
+          if (pbVersion === asJson.metadata.resourceVersion || attempt >= 20) return { asJson, asPb };
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      };
+      let { asJson, asPb } = await readBoth();
       assert.equal(asPb.status, 200);
       assert.equal(asPb.headers['content-type'], pb);
       assert.deepEqual([...asPb.body.subarray(0, 4)], [0x6b, 0x38, 0x73, 0x00], 'the k8s\\0 magic');
       assert.deepEqual(withoutZeroes(decodeObject(asPb.body)), withoutZeroes(asJson), 'Protobuf decodes to the JSON the server serves');
-      // Sending the Protobuf back stores the same object.
-      const put = await fx.request('PUT', item, { rawBody: asPb.body, headers: { 'content-type': pb } });
+      // Sending the Protobuf back stores the same object (the PUT's answer is what it stored).
+      let put = await fx.request('PUT', item, { rawBody: asPb.body, headers: { 'content-type': pb } });
+      for (let attempt = 0; put.status === 409 && attempt < 10; attempt++) {
+        ({ asJson, asPb } = await readBoth());
+        put = await fx.request('PUT', item, { rawBody: asPb.body, headers: { 'content-type': pb } });
+      }
       assert.equal(put.status, 200, put.text.slice(0, 300));
-      const after = (await fx.request('GET', item)).json() as KubeObject;
+      const after = put.json() as KubeObject;
       assert.deepEqual(
         withoutZeroes(stripVolatile({ ...after, metadata: { ...after.metadata, resourceVersion: '' } })),
         withoutZeroes(stripVolatile({ ...asJson, metadata: { ...asJson.metadata, resourceVersion: '' } })),
