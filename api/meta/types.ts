@@ -44,6 +44,25 @@ export interface ObjectMeta {
 }
 
 /** Any Kubernetes object: apiVersion, kind, metadata, and its own fields. */
+/** The JSON fields of metav1.ObjectMeta in Go's field order (what decoding an ObjectMeta keeps, and the order Go writes them). */
+export const objectMetaFieldOrder: ReadonlyArray<keyof ObjectMeta> = [
+  'name',
+  'generateName',
+  'namespace',
+  'selfLink',
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'finalizers',
+  'managedFields',
+];
+
 export interface KubeObject {
   apiVersion?: string;
   kind?: string;

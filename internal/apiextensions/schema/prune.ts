@@ -6,28 +6,13 @@
  * coercion does (`metadata.foo` is reported like any unknown field). Afterwards
  * non-nullable nulls without a default are dropped (PruneNonNullableNullsWithoutDefaults).
  */
+import { objectMetaFieldOrder } from '../../../api/meta/types.js';
 import { isObject, type StructuralNode } from './structural.js';
 
 const metaFields = new Set(['apiVersion', 'kind', 'metadata']);
 
 /** The JSON fields of metav1.ObjectMeta (what decoding an embedded metadata keeps). */
-export const objectMetaFields: ReadonlySet<string> = new Set([
-  'name',
-  'generateName',
-  'namespace',
-  'selfLink',
-  'uid',
-  'resourceVersion',
-  'generation',
-  'creationTimestamp',
-  'deletionTimestamp',
-  'deletionGracePeriodSeconds',
-  'labels',
-  'annotations',
-  'ownerReferences',
-  'finalizers',
-  'managedFields',
-]);
+export const objectMetaFields: ReadonlySet<string> = new Set(objectMetaFieldOrder);
 
 /**
  * The path to the value being pruned, as a stack of steps rendered only when a field is removed

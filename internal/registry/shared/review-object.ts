@@ -5,7 +5,7 @@
  * rest.EnsureObjectNamespaceMatchesRequestNamespace) are taken here, and the answer carries its
  * metadata as kube writes an ObjectMeta nobody stored: in Go field order, `creationTimestamp: null`.
  */
-import type { KubeObject, ObjectMeta } from '../../../api/meta/types.js';
+import { objectMetaFieldOrder, type KubeObject, type ObjectMeta } from '../../../api/meta/types.js';
 import { newBadRequest } from '../../apierrors/factories.js';
 import type { RequestContext } from '../../request/context.js';
 import type { SelectableFields } from '../generic/strategy.js';
@@ -33,31 +33,13 @@ export function prepareReviewRequest(ctx: RequestContext, obj: KubeObject, names
   else throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
 }
 
-const goOrder: ReadonlyArray<keyof ObjectMeta> = [
-  'name',
-  'generateName',
-  'namespace',
-  'selfLink',
-  'uid',
-  'resourceVersion',
-  'generation',
-  'creationTimestamp',
-  'deletionTimestamp',
-  'deletionGracePeriodSeconds',
-  'labels',
-  'annotations',
-  'ownerReferences',
-  'finalizers',
-  'managedFields',
-];
-
 /**
  * The metadata of a review's answer as kube serializes it: Go's field order, empty values left
  * out, and `creationTimestamp: null` when nothing set it (a zero metav1.Time). Returns a new object.
  */
 export function reviewResponseMeta(meta: ObjectMeta): ObjectMeta {
   const out: Record<string, unknown> = {};
-  for (const key of goOrder) {
+  for (const key of objectMetaFieldOrder) {
     const v = meta[key];
     if (key === 'creationTimestamp') out[key] = v ?? null;
     else if (!isEmpty(v)) out[key] = v;
