@@ -15,6 +15,47 @@ import { createCertificateAuthority, issueCertificate, type CertificateAuthority
  */
 export type HookAnswer = Record<string, unknown> | 'hang';
 
+/** What a test review server (admission or conversion webhook) offers once it listens. */
+export interface ListeningReviewServer<R extends { readonly path: string; readonly review: any }> {
+  readonly port: number;
+  readonly ca: CertificateAuthority;
+  /** base64 of the CA's PEM, for a clientConfig's caBundle. */
+  readonly caBundle: string;
+  /** https://127.0.0.1:<port><path>. */
+  url(path: string): string;
+  readonly received: R[];
+  /** The reviews one path received. */
+  reviews(path: string): R['review'][];
+  stop(): Promise<void>;
+}
+
+/** Starts server on a loopback port; stop() ends the answers left hanging and closes it. */
+export async function listenForReviews<R extends { readonly path: string; readonly review: any }>(
+  server: Server,
+  ca: CertificateAuthority,
+  received: R[],
+  hanging: ReadonlySet<import('node:http').ServerResponse>,
+): Promise<ListeningReviewServer<R>> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    ca,
+    caBundle: Buffer.from(ca.certPem).toString('base64'),
+    url: (path) => `https://127.0.0.1:${port}${path}`,
+    received,
+    reviews: (path) => received.filter((r) => r.path === path).map((r) => r.review),
+    stop: async () => {
+      for (const res of hanging) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
 /** One received review. */
 export interface ReceivedReview {
   readonly path: string;
@@ -71,23 +112,5 @@ export async function startAdmissionWebhook(dnsNames: readonly string[] = []): P
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ apiVersion: review.apiVersion, kind: 'AdmissionReview', response }));
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  return {
-    port,
-    ca,
-    caBundle: Buffer.from(ca.certPem).toString('base64'),
-    url: (path) => `https://127.0.0.1:${port}${path}`,
-    handlers,
-    received,
-    reviews: (path) => received.filter((r) => r.path === path).map((r) => r.review),
-    stop: async () => {
-      for (const res of hanging) res.destroy();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return { ...(await listenForReviews(server, ca, received, hanging)), handlers };
 }

@@ -7,8 +7,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { createCertificateAuthority, issueCertificate, type CertificateAuthority } from '../../internal/server/pki.js';
+import { listenForReviews } from './admission-webhook.js';
 
 type Json = Record<string, any>;
 
@@ -103,23 +103,5 @@ export async function startConversionWebhook(dnsNames: readonly string[] = []): 
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  return {
-    port,
-    ca,
-    caBundle: Buffer.from(ca.certPem).toString('base64'),
-    url: (path) => `https://127.0.0.1:${port}${path}`,
-    tampers,
-    received,
-    reviews: (path) => received.filter((r) => r.path === path).map((r) => r.review),
-    stop: async () => {
-      for (const res of hanging) res.destroy();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return { ...(await listenForReviews(server, ca, received, hanging)), tampers };
 }
