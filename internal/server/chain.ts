@@ -38,6 +38,7 @@ import type { ServerTracing } from '../observability/tracing/interface.js';
 import type { DebugEndpoints } from './debug/endpoints.js';
 import type { RequestContext } from '../request/context.js';
 import { serveHealth, type HealthEndpoints } from './health.js';
+import type { FlowControl } from './flow-control.js';
 import type { ServerLifecycle } from './lifecycle/interface.js';
 
 /** What the chain serves. */
@@ -72,6 +73,8 @@ export interface ChainDeps {
   readonly debug?: DebugEndpoints;
   /** Auditing (absent when off: no policy or no backend); the Audit-Id header is sent regardless. */
   readonly audit?: AuditFilterDeps;
+  /** Priority and fairness or the max-in-flight limits (internal/server/flow-control.ts). */
+  readonly flowControl?: FlowControl;
 }
 
 /** Builds the Express application. */
@@ -95,7 +98,9 @@ export function buildChain(deps: ChainDeps): express.Express {
   // answer, refusals included, is counted and timed. Audit init comes first of all (every answer
   // carries its Audit-Id, which httplog logs); the audit filter right after authentication, which
   // it needs for the user (its 401s are audited on their own), and before impersonation, so that
-  // the event's user is who asked and impersonatedUser whom they act as.
+  // the event's user is who asked and impersonatedUser whom they act as. Flow control (priority and
+  // fairness or the max-in-flight limits) sits between impersonation and authorization, as kube's:
+  // it classifies by the user the request acts as, and a request waits before it is authorized.
   const { lifecycle } = deps;
   const timeout: Filter = (req, res, state) => armTimeout(req, res, state, deps.requestTimeoutMs);
   const authentication = withFailedAuthenticationAudit(withAuthentication({ authenticator: deps.authenticator, log: deps.log, observe: observeAuthentication(deps.metrics) }), deps.audit);
@@ -113,6 +118,7 @@ export function buildChain(deps: ChainDeps): express.Express {
     authentication,
     withAudit(deps.audit),
     withImpersonation({ authorizer: deps.authorizer, log: deps.log }),
+    deps.flowControl?.filter,
     deps.tracing ? deps.tracing.spanFilter('authorization', authorization) : authorization,
   ].filter((f): f is Filter => f !== undefined);
   // Tracing (kube 1.33 runs WithTracing right after authentication: it must know the user to decide
@@ -151,6 +157,7 @@ export function buildChain(deps: ChainDeps): express.Express {
         return;
       }
       if (deps.openidMetadata?.serve(req, res, path)) return;
+      if (deps.flowControl?.serveDebug(req, res, path, query)) return;
       if (deps.debug && path.startsWith('/debug/') && (await deps.debug.serve(req, res, path, query))) return;
       if (await deps.discovery.handle(req, res, path, query)) return;
       if (await deps.openapi.handle(req, res, path, query)) return;

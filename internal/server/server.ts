@@ -76,6 +76,7 @@ import { WatchWaitGroup } from './lifecycle/watch-wait-group.js';
 import type { ServerOptions } from './options/flags.js';
 import { defaultHealthCheckOptions } from './options/health-checks.js';
 import { defaultShutdownOptions } from './options/shutdown.js';
+import { buildFlowControl } from './flow-control.js';
 import { EtcdHealthProbe } from '../storage/etcd3/health-check.js';
 
 /** A running API server. */
@@ -345,6 +346,15 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   const stopCrdOpenApi = installer.storageOf('apiextensions.k8s.io', 'customresourcedefinitions')
     ? new CrdOpenApiController(informers.get('apiextensions.k8s.io', 'customresourcedefinitions'), { v2: openapiV2, v3: openapi }, log).start()
     : undefined;
+  // --enable-priority-and-fairness, --max-requests-inflight, --max-mutating-requests-inflight.
+  const flowControl = buildFlowControl(options.flowControl, {
+    requestTimeoutMs: options.requestTimeoutMs,
+    informers,
+    storageOf,
+    objectCounts: etcd.objectCounts,
+    registry: metrics.registry,
+    log,
+  });
   const app = buildChain({
     health,
     discovery,
@@ -365,6 +375,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     lifecycle,
     ...(profiling.enabled ? { debug: debugEndpoints } : {}),
     ...(audit ? { audit: { policy: audit.policy, backend: audit.backend, metrics: auditMetrics, log } } : {}),
+    flowControl,
   });
   audit?.backend.run?.();
   // Client certificates are asked for when a method uses them, and judged by the authenticators
@@ -413,6 +424,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   boundPort = typeof addr === 'object' && addr ? addr.port : options.securePort;
   log.info(`Serving securely on ${options.bindAddress}:${boundPort}`);
 
+  flowControl.start();
   const stopCompactors = etcd.startCompactors(options.etcdCompactionIntervalMs, (m) => log.warn(m));
   const stopStorageMetrics = startStorageMetrics({ store: etcd.objectCounts, client, etcdServers: options.etcdServers, clients: etcd.factory, metrics, options: options.metrics, log });
   const builtinContents = registrations
@@ -553,6 +565,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
           aggregationController?.stop();
           admissionStop.abort();
           aggregator.stop();
+          flowControl.stop();
           stopCrdOpenApi?.();
           for (const stopController of controllerStops) void stopController();
           informers.stop();

@@ -31,6 +31,8 @@ import { storageLeaseFlags } from './storage-leases.js';
 import { serviceNetworkFlags } from './service-network.js';
 import { eventFlags } from './event-ttl.js';
 import { deleteCollectionFlags } from './delete-collection.js';
+import { flowControlFlags } from './flow-control.js';
+import { featureGateFlags } from './feature-gates.js';
 
 /** One group of flags. */
 export interface FlagGroup<K extends keyof FlagGroupOptions = keyof FlagGroupOptions> {
@@ -79,4 +81,6 @@ export const flagGroups: readonly FlagGroup[] = [
   serviceNetworkFlags,
   eventFlags,
   deleteCollectionFlags,
+  flowControlFlags,
+  featureGateFlags,
 ];
