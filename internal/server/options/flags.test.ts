@@ -1,5 +1,6 @@
 import { defaultDeleteCollectionOptions } from './delete-collection.js';
 import { defaultEventOptions } from './event-ttl.js';
+import { defaultFlowControlOptions } from './flow-control.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultAuditOptions } from './audit.js';
@@ -68,6 +69,7 @@ describe('apiserver flags', () => {
       serviceNetwork: defaultServiceNetworkOptions,
       events: defaultEventOptions,
       deleteCollection: defaultDeleteCollectionOptions,
+      flowControl: defaultFlowControlOptions,
     });
   });
 
