@@ -52,7 +52,8 @@ export function forwardedHeaders(req: IncomingMessage, host: string, ctx: Reques
       .filter(Boolean),
   );
   for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || name === 'host') continue;
+    // HTTP/2's pseudo-headers (:method, :path, :authority, :scheme) are not headers of the request.
+    if (value === undefined || name.startsWith(':') || name === 'host') continue;
     if (!upgrade && (hopByHop.has(name) || connectionTokens.has(name))) continue;
     // Credentials were consumed here: the extension server trusts the front-proxy headers only.
     if (name === 'authorization' || name.startsWith('impersonate-')) continue;

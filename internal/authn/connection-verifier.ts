@@ -18,6 +18,7 @@ import type { CABundle } from './ca-bundle.js';
 import { AuthenticationError } from './interface.js';
 import { peerCertificates, type PeerCertificates } from './peer-certificates.js';
 import { verifyClientChain } from './x509-verify.js';
+import { connectionOf } from '../server/serving/protocol.js';
 
 interface Decision<T> {
   readonly version: number;
@@ -46,7 +47,7 @@ export class ConnectionVerifier<T> {
 
   /** accept's answer for req's certificate; undefined without one; throws AuthenticationError. */
   check(req: IncomingMessage): T | undefined {
-    const socket = req.socket;
+    const socket = connectionOf(req);
     const now = Date.now();
     let d = this.decisions.get(socket);
     if (!d || d.version !== this.bundle.version || now > d.until) {

@@ -164,8 +164,9 @@ export function withRequestMetrics(deps: RequestMetricsDeps): Filter {
     const t = targets.resolve(info);
     const scope = routeScope(info);
     const set = childSet(m, t, reportedVerb(method, info, scope, state.query, contentType), cleanDryRun(req.url ?? '', state.query), scope);
-    // A streamed body has no Content-Length: its size is what the socket sent meanwhile.
-    const socket = method === 'GET' ? req.socket : undefined;
+    // A streamed body has no Content-Length: its size is what the socket sent meanwhile (not on
+    // HTTP/2, whose connection carries other streams' bytes too).
+    const socket = method === 'GET' && req.httpVersionMajor === 1 ? req.socket : undefined;
     const startBytes = socket ? socket.bytesWritten : 0;
     if (isLongRunning(info)) {
       const lrScope = cleanScope(info);

@@ -2,11 +2,12 @@
  * The shutdown retry-after filter (kube's WithRetryAfter), on with --shutdown-send-retry-after:
  * once the server stops accepting new requests (the shutdown delay has elapsed) and until the
  * in-flight ones have drained and the listener closes, every new request is answered 429 with
- * `Retry-After: 5` and `Connection: close`, so clients retry elsewhere over a new connection.
+ * `Retry-After: 5` and `Connection: close` (on HTTP/2 a GOAWAY), so clients retry elsewhere over a new connection.
  * Health probes, metrics scrapes and the server's own loopback requests are still served.
  */
 import type { IncomingMessage } from 'node:http';
 import type { ServerLifecycle } from '../server/lifecycle/interface.js';
+import { closeConnectionAfter } from '../server/serving/protocol.js';
 import type { Filter } from './interface.js';
 
 const message = 'The apiserver is shutting down, please try again later.\n';
@@ -32,7 +33,7 @@ export function withRetryAfter(lifecycle: ServerLifecycle): Filter | undefined {
     if (!notAccepting.signaled || isRequestExemptFromRetryAfter(req, state.path)) return;
     // Go's http.Error, after kube's Connection and Retry-After headers.
     res.statusCode = 429;
-    res.setHeader('Connection', 'close');
+    closeConnectionAfter(req, res);
     res.setHeader('Retry-After', '5');
     res.setHeader('Content-Type', 'text/plain; charset=utf-8');
     res.setHeader('X-Content-Type-Options', 'nosniff');

@@ -17,6 +17,7 @@ import type { RequestInfo } from '../request/request-info.js';
 import type { UserInfo } from '../request/context.js';
 import type { Filter, FilterScope } from './interface.js';
 import type { RequestState } from './request-context.js';
+import { requestHost } from '../server/serving/protocol.js';
 
 /** The groups whose incoming trace context kube trusts (user.SystemPrivilegedGroup, user.MonitoringGroup). */
 const trustedGroups = new Set(['system:masters', 'system:monitoring']);
@@ -43,7 +44,7 @@ export function requestSpanName(method: string, info: RequestInfo): string {
 function serverAttributes(req: IncomingMessage): Attributes {
   const method = req.method ?? 'GET';
   const attrs: Attributes = { 'http.method': method, 'http.scheme': 'https' };
-  const host = req.headers.host ?? '';
+  const host = requestHost(req) ?? '';
   const m = /^(\[[^\]]*\]|[^:]*)(?::(\d+))?$/.exec(host);
   if (m?.[1]) attrs['net.host.name'] = m[1].replace(/^\[|\]$/g, '');
   const port = m?.[2] !== undefined ? Number(m[2]) : req.socket.localPort;

@@ -3,10 +3,11 @@
  * server's wait group until its response closes, so a graceful shutdown can wait for it. Once the
  * shutdown waits, new requests are turned away with 503 and `Retry-After: 1` (a client retrying
  * quickly likely reaches another server); the requests the retry-after filter exempts are still
- * served. Once the listener has closed, every response also closes its connection.
+ * served. Once the listener has closed, every response also closes its connection (HTTP/2: GOAWAY).
  */
 import type { ServerResponse } from 'node:http';
 import type { RequestWaitGroup } from '../server/lifecycle/request-wait-group.js';
+import { closeConnectionAfter } from '../server/serving/protocol.js';
 import type { Filter } from './interface.js';
 import { isRequestExemptFromRetryAfter } from './retry-after.js';
 import { isLongRunning } from './timeout.js';
@@ -34,7 +35,7 @@ export function writeShuttingDown(res: ServerResponse): void {
 /** Builds the filter over the server's wait group. */
 export function withWaitGroup(group: RequestWaitGroup): Filter {
   return (req, res, state) => {
-    if (group.closeConnections) res.setHeader('Connection', 'close');
+    if (group.closeConnections) closeConnectionAfter(req, res);
     if (isLongRunning(state.ctx.requestInfo)) return;
     if (group.add(res)) {
       state.onClose(() => group.done(res));

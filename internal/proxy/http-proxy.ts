@@ -7,6 +7,7 @@
 import http, { type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import { newServiceUnavailable } from '../apierrors/factories.js';
+import { isHttp2, requestHost } from '../server/serving/protocol.js';
 
 /** Headers that belong to one connection (RFC 7230 6.1) and are never forwarded. */
 const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
@@ -81,7 +82,8 @@ function forwardedHeaders(req: IncomingMessage, location: ProxyLocation): Outgoi
       .filter(Boolean),
   );
   for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || hopByHop.has(name) || connectionTokens.has(name)) continue;
+    // HTTP/2's pseudo-headers (:method, :path, :authority, :scheme) are not headers of the request.
+    if (value === undefined || name.startsWith(':') || hopByHop.has(name) || connectionTokens.has(name)) continue;
     // The API server consumed these: the backend must not see the caller's credentials.
     if (name === 'authorization' || name.startsWith('impersonate-') || name === 'host') continue;
     out[name] = value;
@@ -90,7 +92,8 @@ function forwardedHeaders(req: IncomingMessage, location: ProxyLocation): Outgoi
   const prior = req.headers['x-forwarded-for'];
   out['x-forwarded-for'] = prior ? `${String(prior)}, ${remote}` : remote;
   out['x-forwarded-uri'] = (req.url ?? '/').split('?')[0] as string;
-  if (req.headers.host) out['x-forwarded-host'] = req.headers.host;
+  const host = requestHost(req);
+  if (host) out['x-forwarded-host'] = host;
   out['x-forwarded-proto'] = 'https';
   out.host = location.host;
   return out;
@@ -128,10 +131,13 @@ export function proxyHttp(req: IncomingMessage, res: ServerResponse, location: P
         answered = true;
         const headers: OutgoingHttpHeaders = {};
         for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !hopByHop.has(name)) headers[name] = value;
-        if (typeof headers.location === 'string' && req.headers.host) {
-          headers.location = rewriteLocation(headers.location, location.host, req.headers.host, proxyPrefix(url.pathname, location.subpath));
+        const requestedHost = requestHost(req);
+        if (typeof headers.location === 'string' && requestedHost) {
+          headers.location = rewriteLocation(headers.location, location.host, requestedHost, proxyPrefix(url.pathname, location.subpath));
         }
-        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
+        // HTTP/2 has no reason phrase.
+        if (isHttp2(req)) res.writeHead(answer.statusCode ?? 502, headers);
+        else res.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
         answer.pipe(res);
         answer.on('end', () => resolve());
         answer.on('error', () => {

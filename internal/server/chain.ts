@@ -22,6 +22,7 @@ import { withAuthorization } from '../filters/authorization.js';
 import { observeAuthorization } from '../filters/authorization-metrics.js';
 import { withCORS } from '../filters/cors.js';
 import { withHSTS } from '../filters/hsts.js';
+import { withProbabilisticGoaway } from '../filters/goaway.js';
 import { withHTTPLogging } from '../filters/httplog.js';
 import { withImpersonation } from '../filters/impersonation.js';
 import { withRequestMetrics, type ServedResources } from '../filters/request-metrics.js';
@@ -61,6 +62,8 @@ export interface ChainDeps {
   readonly authorizer: Authorizer;
   /** --strict-transport-security-directives (empty: no HSTS header). */
   readonly hstsDirectives?: readonly string[];
+  /** --goaway-chance (0: off): the fraction of HTTP/2 requests whose connection is sent GOAWAY. */
+  readonly goawayChance?: number;
   /** --cors-allowed-origins (empty: CORS off). */
   readonly corsAllowedOrigins?: readonly string[];
   /** Service account issuer discovery (absent when the issuer cannot be discovered). */
@@ -77,8 +80,20 @@ export interface ChainDeps {
   readonly flowControl?: FlowControl;
 }
 
-/** Builds the Express application. */
-export function buildChain(deps: ChainDeps): express.Express {
+/**
+ * The chain as the listener calls it: the Express application (the HTTP/1.1 side, upgrades
+ * included), and the same filters and routes as one plain function (serve), which takes
+ * node:http2's request and response too: Express swaps a request's prototype for its own, which an
+ * Http2ServerRequest does not survive.
+ */
+export interface Chain {
+  readonly app: express.Express;
+  /** Serves one request without Express; errors go to the same error handler. Never throws. */
+  readonly serve: (req: IncomingMessage, res: ServerResponse) => void;
+}
+
+/** Builds the handler chain. */
+export function buildChain(deps: ChainDeps): Chain {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -86,7 +101,8 @@ export function buildChain(deps: ChainDeps): express.Express {
   // The filters after the request context, in the order they run (kube's DefaultBuildHandlerChain
   // read outside-in): the shutdown retry-after first, so a draining server turns requests away
   // before doing any work for them (its 429 carries no HSTS header, as kube's does not); HSTS, so
-  // every other answer carries its header, errors included; the in-flight wait group and the watch
+  // every other answer carries its header, errors included; the goaway chance (kube's sits between
+  // cache-control and the wait group; it only marks the connection); the in-flight wait group and the watch
   // termination, so that a graceful shutdown waits for every request that got further; the
   // timeout (never for long-running requests); CORS before authentication, so a preflight (which
   // carries no credentials) is answered without them; authentication names the user;
@@ -111,6 +127,7 @@ export function buildChain(deps: ChainDeps): express.Express {
     withHTTPLogging(deps.log),
     withRetryAfter(lifecycle),
     withHSTS(deps.hstsDirectives ?? []),
+    withProbabilisticGoaway(deps.goawayChance ?? 0),
     withWaitGroup(lifecycle.requests),
     withWatchTerminationDuringShutdown(lifecycle.watches),
     timeout,
@@ -176,7 +193,7 @@ export function buildChain(deps: ChainDeps): express.Express {
 
   // The error handler: a StatusError is the client's answer; anything else is an internal error
   // (logged with its stack) — never an HTML page or an empty body.
-  app.use((err: unknown, req: IncomingMessage, res: ServerResponse, _next: (err?: unknown) => void) => {
+  const handleError = (err: unknown, req: IncomingMessage, res: ServerResponse): void => {
     let query = new URLSearchParams();
     let warnings: readonly string[] = [];
     let ctx: RequestContext | undefined;
@@ -191,6 +208,10 @@ export function buildChain(deps: ChainDeps): express.Express {
     const status = toStatusError(err, (e) => deps.log.error(`internal error serving ${req.method} ${req.url}: ${(e as Error)?.stack ?? String(e)}`));
     recordAuditedError(ctx, err, status.status);
     void writeStatus(req, res, query, status, warnings);
-  });
-  return app;
+  };
+  app.use((err: unknown, req: IncomingMessage, res: ServerResponse, _next: (err?: unknown) => void) => handleError(err, req, res));
+  return {
+    app,
+    serve: (req, res) => void serve(req, res, (err) => handleError(err, req, res)),
+  };
 }

@@ -5,11 +5,7 @@
  * requests and watches drain, connections close), then closes etcd.
  */
 import { setMaxListeners } from 'node:events';
-import { ServerResponse } from 'node:http';
-import { createServer, type Server } from 'node:https';
-import type { Socket } from 'node:net';
 import { hostname } from 'node:os';
-import type { TLSSocket } from 'node:tls';
 import type { KubeObject } from '../../api/meta/types.js';
 import { AdmissionChain } from '../admission/chain.js';
 import type { AdmissionPlugin } from '../admission/interface.js';
@@ -66,6 +62,8 @@ import { buildEtcdStorage } from './etcd-storage.js';
 import { loadServingCertificate, type ServingCertificate } from './certs.js';
 import { defaultSecureServingOptions } from './options/secure-serving.js';
 import { ServingTls } from './tls/serving-tls.js';
+import { SecureListener, type ProtocolCounts } from './serving/listener.js';
+import { defaultHttp2Options } from './options/http2.js';
 import { startEncryptionAtRest } from './encryption/encryption-at-rest.js';
 import { serverHealthEndpoints } from './healthz/server-checks.js';
 import { runGracefulShutdown } from './lifecycle/graceful-shutdown.js';
@@ -91,6 +89,8 @@ export interface RunningServer {
   readonly ready: Promise<void>;
   /** The server's Prometheus metrics (also served at /metrics). */
   readonly metrics: ServerMetrics;
+  /** Connections the secure port accepted so far, by the protocol ALPN settled on (h2, http/1.1). */
+  readonly accepted: Readonly<ProtocolCounts>;
   /** The lifecycle signals (ShutdownInitiated, NotAcceptingNewRequest, ...) of this server. */
   readonly signals: LifecycleSignals;
   /**
@@ -355,7 +355,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     registry: metrics.registry,
     log,
   });
-  const app = buildChain({
+  const chain = buildChain({
     health,
     discovery,
     dispatcher,
@@ -370,6 +370,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     authorizer: security.authorization.authorizer,
     hstsDirectives: options.hsts?.directives ?? [],
     corsAllowedOrigins: options.cors?.allowedOrigins ?? [],
+    goawayChance: (options.http2 ?? defaultHttp2Options).goawayChance,
     ...(openidMetadata ? { openidMetadata } : {}),
     ...(tracing ? { tracing } : {}),
     lifecycle,
@@ -382,46 +383,24 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   // (an unknown or expired one is a 401, not a failed handshake), as kube-apiserver does.
   const authentication = security.authentication;
   clientCAs = () => authentication.clientCAs();
-  const server: Server = createServer(servingTls.serverOptions(), app);
-  servingTls.attach(server);
+  // The secure port (serving/listener.ts): HTTP/2 by ALPN, HTTP/1.1 for the rest and for upgrades.
+  // HTTP/2 requests are served without Express (serving/protocol.ts says why and what differs).
+  const listener = new SecureListener({
+    tls: servingTls,
+    http2: options.http2 ?? defaultHttp2Options,
+    http1Handler: chain.app,
+    http2Handler: chain.serve,
+    clientCertificates: () => authentication.clientCAs().length > 0,
+    log,
+  });
   // A replaced CA file takes effect at once (kube's dynamic client CA): the certificate request
   // names the CAs, and clients that pick a certificate by those names need the new ones.
   authentication.onClientCAsChange?.(() => servingTls.refresh());
-  // Client-certificate decisions are cached per connection: a connection keeps its certificate.
-  server.on('secureConnection', (s: TLSSocket) => {
-    if (authentication.clientCAs().length > 0) s.disableRenegotiation();
-  });
-  server.keepAliveTimeout = 65_000;
-  const sockets = new Set<Socket>();
-  server.on('connection', (s: Socket) => {
-    sockets.add(s);
-    s.once('close', () => sockets.delete(s));
-  });
-  server.on('tlsClientError', (err) => log.v(4, `TLS handshake error: ${err.message}`));
-  // Upgrade requests (WebSocket, SPDY) run through the same chain on a response bound to their
-  // socket: the aggregator joins the socket to an extension server's after its 101; anything else
-  // is answered as an ordinary request, and the connection closes after the answer.
-  server.on('upgrade', (req, socket, head: Buffer) => {
-    if (head.length > 0) socket.unshift(head);
-    const res = new ServerResponse(req);
-    res.assignSocket(socket as Socket);
-    res.shouldKeepAlive = false;
-    res.on('finish', () => socket.end());
-    app(req, res);
-  });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.securePort, options.bindAddress, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  }).catch((err: unknown) => {
+  boundPort = await listener.listen(options.securePort, options.bindAddress).catch((err: unknown) => {
     etcdProbe.close();
     throw err;
   });
-  const addr = server.address();
-  boundPort = typeof addr === 'object' && addr ? addr.port : options.securePort;
   log.info(`Serving securely on ${options.bindAddress}:${boundPort}`);
 
   flowControl.start();
@@ -543,8 +522,8 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     stopping ??= (async () => {
       await runGracefulShutdown({
         lifecycle,
-        server,
-        sockets,
+        server: listener,
+        sockets: listener.sockets,
         delayMs: shutdownOptions.delayDurationMs,
         watchGraceMs: shutdownOptions.watchTerminationGracePeriodMs,
         requestTimeoutMs: options.requestTimeoutMs,
@@ -594,7 +573,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   };
   // Ready once bootstrapped and the authorizers' informers have synced (readyz's informer-sync).
   const allReady = Promise.all([ready, security.authorization.ready, controllersSynced, crdServingSynced, aggregatorReady, ...[...controllerHooks.values()].map((h) => h.done)]).then(() => undefined);
-  return { port: boundPort, certificate, ready: allReady, metrics, signals: lifecycle.signals, stop };
+  return { port: boundPort, certificate, ready: allReady, metrics, accepted: listener.accepted, signals: lifecycle.signals, stop };
 }
 
 /**

@@ -21,6 +21,7 @@ import { servesStoredForm, tableSource, type HandlerInput } from './common.js';
 import { encodedJsonOfEvent } from '../../storage/encoded.js';
 import { methodNotAllowed } from './method-not-allowed.js';
 import { GoDuration } from '../../observability/go-text.js';
+import { isHttp2 } from '../../server/serving/protocol.js';
 
 /**
  * Frames encoded for recent events (converted or Protobuf), keyed by the event object, then by
@@ -92,7 +93,8 @@ export async function serveWatch(h: HandlerInput, opts: ListOptions): Promise<vo
   res.statusCode = 200;
   res.setHeader('Content-Type', protobuf ? 'application/vnd.kubernetes.protobuf;stream=watch' : 'application/json');
   res.setHeader('Cache-Control', 'no-cache, private');
-  res.setHeader('Transfer-Encoding', 'chunked');
+  // HTTP/2 frames the stream itself and forbids the header.
+  if (!isHttp2(h.req)) res.setHeader('Transfer-Encoding', 'chunked');
   setWarnings(res, h.ctx.warnings);
   res.flushHeaders();
 

@@ -14,6 +14,7 @@ import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { constants as zlibConstants, createGzip } from 'node:zlib';
 import { acceptsGzip, gzipThresholdBytes, setBodyHeaders, setGzipHeaders, writeBody } from './writer.js';
+import { Http2ServerResponse } from 'node:http2';
 
 /** A piece of a body: text (written as UTF-8) or bytes. */
 export type BodyPiece = string | Uint8Array;
@@ -159,7 +160,9 @@ function recycle(builder: ChunkBuilder, chunk: Buffer): void {
 }
 
 /** Resolves when stream may take more writes, or has closed or failed (the caller checks which). */
-function writable(stream: Writable): Promise<void> {
+function writable(response: Writable): Promise<void> {
+  // An HTTP/2 response keeps no buffer of its own: its stream's says whether to wait.
+  const stream = response instanceof Http2ServerResponse ? (response.stream as Writable) : response;
   if (stream.destroyed || !stream.writableNeedDrain) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {

@@ -17,16 +17,16 @@
  * --shutdown-send-retry-after). What is still open at the very end (watches without a grace
  * period) is cut.
  */
-import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from '../../observability/logging.js';
+import { closeConnectionAfter } from '../serving/protocol.js';
 import type { ServerLifecycle } from './interface.js';
 import type { LifecycleSignal } from './signals.js';
 
 /** What the shutdown drives; callbacks run at kube's points of the sequence. */
 export interface GracefulShutdownDeps {
   readonly lifecycle: ServerLifecycle;
-  readonly server: Server;
+  readonly server: ClosableListener;
   /** Every open connection of server. */
   readonly sockets: ReadonlySet<Socket>;
   /** --shutdown-delay-duration. */
@@ -44,6 +44,16 @@ export interface GracefulShutdownDeps {
   readonly onDrained?: () => void | Promise<void>;
   /** Runs right before the connections still open at the end are cut. */
   readonly onCut?: () => void;
+}
+
+/**
+ * The listener as the shutdown closes it (internal/server/serving/listener.ts): close stops
+ * listening, tells HTTP/2 clients GOAWAY and calls back once every connection has closed;
+ * closeIdleConnections closes the HTTP/1.1 connections between requests.
+ */
+export interface ClosableListener {
+  close(callback: () => void): void;
+  closeIdleConnections(): void;
 }
 
 /** The bound on waiting for connections with --shutdown-send-retry-after (kube's 2s). */
@@ -122,12 +132,12 @@ interface ListenerClose {
 
 /**
  * Stops listening and waits, at most timeoutMs, for every connection to close: idle ones close at
- * once, busy ones after their response (which says `Connection: close`).
+ * once, busy ones after their response (which says `Connection: close`, or on HTTP/2 after GOAWAY).
  */
 function closeListener(deps: GracefulShutdownDeps, timeoutMs: number, stoppedListening: () => void): ListenerClose {
   const { server, lifecycle } = deps;
   lifecycle.requests.closeConnections = true;
-  for (const res of lifecycle.requests.responses()) if (!res.headersSent) res.setHeader('Connection', 'close');
+  for (const res of lifecycle.requests.responses()) if (!res.headersSent) closeConnectionAfter(res.req, res);
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   stoppedListening();
   const settled = new Promise<boolean>((resolve) => {

@@ -24,6 +24,7 @@ import { defaultAggregatorOptions } from './aggregator.js';
 import { defaultControllersOptions } from './controllers.js';
 import { defaultTolerationSecondsOptions } from './default-toleration-seconds.js';
 import { defaultServiceNetworkOptions } from './service-network.js';
+import { defaultHttp2Options } from './http2.js';
 
 const run = (args: string[]) => parseFlags(args, 'Kubernetes v1.33.0+capstan');
 
@@ -48,6 +49,7 @@ describe('apiserver flags', () => {
       serviceClusterIPRange: '10.0.0.0/24',
       // Every flag group's defaults.
       secureServing: defaultSecureServingOptions,
+      http2: defaultHttp2Options,
       cors: defaultCorsOptions,
       hsts: defaultHstsOptions,
       authentication: defaultAuthenticationOptions,

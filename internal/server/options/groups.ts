@@ -16,6 +16,7 @@ import { corsFlags } from './cors.js';
 import { defaultTolerationSecondsFlags } from './default-toleration-seconds.js';
 import { hstsFlags } from './hsts.js';
 import { secureServingFlags } from './secure-serving.js';
+import { http2Flags } from './http2.js';
 import { oidcFlags } from './oidc.js';
 import { serviceAccountFlags } from './service-account.js';
 import { encryptionFlags } from './encryption.js';
@@ -56,6 +57,7 @@ export interface FlagGroupOptions {}
 /** Every group, in the order their flags appear in --help. */
 export const flagGroups: readonly FlagGroup[] = [
   secureServingFlags,
+  http2Flags,
   corsFlags,
   hstsFlags,
   authenticationFlags,
