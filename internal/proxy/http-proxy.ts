@@ -8,6 +8,7 @@ import http, { type IncomingMessage, type OutgoingHttpHeaders, type ServerRespon
 import https from 'node:https';
 import { newServiceUnavailable } from '../apierrors/factories.js';
 import { isHttp2, requestHost } from '../server/serving/protocol.js';
+import { throttle } from './throttle.js';
 
 /** Headers that belong to one connection (RFC 7230 6.1) and are never forwarded. */
 const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
@@ -99,11 +100,18 @@ function forwardedHeaders(req: IncomingMessage, location: ProxyLocation): Outgoi
   return out;
 }
 
+/** How a proxied request is carried. */
+export interface ProxyOptions {
+  /** --max-connection-bytes-per-sec: each direction throttled to this (0 or absent: not throttled). */
+  readonly maxBytesPerSec?: number;
+}
+
 /**
  * Proxies req to location with the request's query. Resolves when the answer has been streamed;
  * rejects with a StatusError (503) when the backend cannot be reached before any answer began.
  */
-export function proxyHttp(req: IncomingMessage, res: ServerResponse, location: ProxyLocation): Promise<void> {
+export function proxyHttp(req: IncomingMessage, res: ServerResponse, location: ProxyLocation, opts: ProxyOptions = {}): Promise<void> {
+  const limit = opts.maxBytesPerSec ?? 0;
   const url = new URL(req.url ?? '/', 'http://placeholder');
   let path = location.path;
   // The request ended in '/': so does the backend path (kube does the same).
@@ -138,7 +146,8 @@ export function proxyHttp(req: IncomingMessage, res: ServerResponse, location: P
         // HTTP/2 has no reason phrase.
         if (isHttp2(req)) res.writeHead(answer.statusCode ?? 502, headers);
         else res.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
-        answer.pipe(res);
+        if (limit > 0) answer.pipe(throttle(limit)).pipe(res);
+        else answer.pipe(res);
         answer.on('end', () => resolve());
         answer.on('error', () => {
           res.destroy();
@@ -158,6 +167,7 @@ export function proxyHttp(req: IncomingMessage, res: ServerResponse, location: P
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
     });
-    req.pipe(upstream);
+    if (limit > 0) req.pipe(throttle(limit)).pipe(upstream);
+    else req.pipe(upstream);
   });
 }

@@ -70,6 +70,8 @@ export interface RegistryDeps {
   readonly storeSettings?: StoreSettings;
   /** --event-ttl in seconds: how long events (core/v1 and events.k8s.io/v1) live in storage. */
   readonly eventTTLSeconds?: number;
+  /** --max-connection-bytes-per-sec: the throttle of pods/proxy and services/proxy (0: none). */
+  readonly proxyBytesPerSec?: number;
 }
 
 /** Late-bound security components (see RegistryDeps.security). */

@@ -175,6 +175,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
       storageOf,
       storeSettings: { deleteCollectionWorkers: (options.deleteCollection ?? defaultDeleteCollectionOptions).workers },
       eventTTLSeconds: eventTTLSeconds(options.events ?? defaultEventOptions),
+      proxyBytesPerSec: (options.http2 ?? defaultHttp2Options).maxConnectionBytesPerSec,
       ...(serviceAccountTokens ? { serviceAccountTokens } : {}),
     }),
   );

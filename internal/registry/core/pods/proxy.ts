@@ -29,7 +29,11 @@ function firstContainerPort(pod: KubeObject): string {
 
 /** The pods/proxy storage: connect only. */
 export class PodProxyStorage implements RestStorage {
-  constructor(private readonly pods: RestStorage) {}
+  constructor(
+    private readonly pods: RestStorage,
+    /** --max-connection-bytes-per-sec (0: not throttled). */
+    private readonly maxBytesPerSec = 0,
+  ) {}
 
   async connect(ctx: RequestContext, id: string, options: KubeObject): Promise<ConnectHandler> {
     const parsed = splitSchemeNamePort(id);
@@ -44,6 +48,6 @@ export class PodProxyStorage implements RestStorage {
       path: joinPreservingTrailingSlash('', typeof options.path === 'string' ? options.path : ''),
       subpath: typeof options.path === 'string' ? options.path : '',
     };
-    return async (req, res) => await proxyHttp(req, res, location);
+    return async (req, res) => await proxyHttp(req, res, location, { maxBytesPerSec: this.maxBytesPerSec });
   }
 }

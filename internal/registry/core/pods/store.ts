@@ -33,7 +33,7 @@ export const podsModule: ResourceModule = (deps) => {
         resize: new StatusStore(store, podResizeStrategy),
         binding: new BindingStorage(store, false),
         eviction: new EvictionStorage(store, status, storageOf),
-        proxy: new PodProxyStorage(store),
+        proxy: new PodProxyStorage(store, deps.proxyBytesPerSec ?? 0),
       },
       selectableFields: podStrategy.selectableFields,
       defaulter: defaultPodObject,

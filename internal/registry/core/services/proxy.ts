@@ -29,6 +29,8 @@ export class ServiceProxyStorage implements RestStorage {
   constructor(
     private readonly services: RestStorage,
     private readonly storageOf: StorageOf,
+    /** --max-connection-bytes-per-sec (0: not throttled). */
+    private readonly maxBytesPerSec = 0,
   ) {}
 
   /** isValidAddress: the address names a pod of this namespace that has this IP. */
@@ -72,7 +74,7 @@ export class ServiceProxyStorage implements RestStorage {
             path: joinPreservingTrailingSlash('', typeof options.path === 'string' ? options.path : ''),
             subpath: typeof options.path === 'string' ? options.path : '',
           };
-          return async (req, res) => await proxyHttp(req, res, location);
+          return async (req, res) => await proxyHttp(req, res, location, { maxBytesPerSec: this.maxBytesPerSec });
         }
       }
     }

@@ -35,7 +35,7 @@ export const servicesModule: ResourceModule = (deps) => {
       resource: 'services',
       namespaced: true,
       main: store,
-      subresources: { status: new StatusStore(store, serviceStatusStrategy), proxy: new ServiceProxyStorage(store, deps.storageOf ?? (() => undefined)) },
+      subresources: { status: new StatusStore(store, serviceStatusStrategy), proxy: new ServiceProxyStorage(store, deps.storageOf ?? (() => undefined), deps.proxyBytesPerSec ?? 0) },
       selectableFields: strategy.selectableFields,
       defaulter: defaultService,
     },
