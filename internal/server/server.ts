@@ -385,12 +385,11 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   const authentication = security.authentication;
   clientCAs = () => authentication.clientCAs();
   // The secure port (serving/listener.ts): HTTP/2 by ALPN, HTTP/1.1 for the rest and for upgrades.
-  // HTTP/2 requests are served without Express (serving/protocol.ts says why and what differs).
+  // Both go through the chain's one function (serving/protocol.ts says what differs between them).
   const listener = new SecureListener({
     tls: servingTls,
     http2: options.http2 ?? defaultHttp2Options,
-    http1Handler: chain.app,
-    http2Handler: chain.serve,
+    handler: chain.serve,
     clientCertificates: () => authentication.clientCAs().length > 0,
     log,
   });

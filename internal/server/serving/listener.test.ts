@@ -47,7 +47,7 @@ describe('SecureListener', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function listen(opts: { http2?: Partial<Http2Options>; handler?: RequestHandler; http1?: RequestHandler; cas?: () => readonly string[]; minVersion?: TlsVersionName } = {}) {
+  async function listen(opts: { http2?: Partial<Http2Options>; handler?: RequestHandler; cas?: () => readonly string[]; minVersion?: TlsVersionName } = {}) {
     const tls = await ServingTls.load({
       certFile: files.certFile,
       keyFile: files.keyFile,
@@ -61,8 +61,7 @@ describe('SecureListener', () => {
     const listener = new SecureListener({
       tls,
       http2: { ...defaultHttp2Options, ...opts.http2 },
-      http1Handler: opts.http1 ?? opts.handler ?? whoAmI,
-      http2Handler: opts.handler ?? whoAmI,
+      handler: opts.handler ?? whoAmI,
       clientCertificates: () => true,
       log: silent,
     });

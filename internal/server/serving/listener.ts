@@ -23,10 +23,11 @@ export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void
 export interface ListenerConfig {
   readonly tls: ServingTls;
   readonly http2: Http2Options;
-  /** HTTP/1.1 requests, upgrades included. */
-  readonly http1Handler: RequestHandler;
-  /** HTTP/2 requests (Http2ServerRequest/Http2ServerResponse; see serving/protocol.ts). */
-  readonly http2Handler: RequestHandler;
+  /**
+   * Every request: HTTP/1.1 ones (upgrades included) as node:http's pair, HTTP/2 ones as
+   * node:http2's compatibility pair typed as node:http's (see serving/protocol.ts).
+   */
+  readonly handler: RequestHandler;
   /** Whether client certificates are asked for now (renegotiation is then refused). */
   readonly clientCertificates: () => boolean;
   readonly log: KlogLogger;
@@ -58,7 +59,7 @@ export class SecureListener implements ClosableListener {
 
   constructor(private readonly cfg: ListenerConfig) {
     const maxStreams = cfg.http2.maxStreamsPerConnection > 0 ? cfg.http2.maxStreamsPerConnection : goDefaultMaxStreams;
-    const { http1Handler, http2Handler } = cfg;
+    const { handler } = cfg;
     this.server = createSecureServer(
       {
         ...cfg.tls.serverOptions(),
@@ -69,10 +70,7 @@ export class SecureListener implements ClosableListener {
         // MaxUploadBufferPerConnection).
         maxSessionMemory: Math.max(10, Math.ceil((streamWindowBytes * maxStreams) / (1024 * 1024))),
       },
-      (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => {
-        if (req.httpVersionMajor === 2) http2Handler(req as unknown as IncomingMessage, res as unknown as ServerResponse);
-        else http1Handler(req as IncomingMessage, res as ServerResponse);
-      },
+      handler as unknown as (req: Http2ServerRequest, res: Http2ServerResponse) => void,
     );
     cfg.tls.attach(this.server);
     // The HTTP/1.1 side is node:http's connection handling, which reads its timeouts from here.
@@ -98,7 +96,7 @@ export class SecureListener implements ClosableListener {
       res.assignSocket(socket);
       res.shouldKeepAlive = false;
       res.on('finish', () => socket.end());
-      http1Handler(req, res);
+      handler(req, res);
     });
   }
 
