@@ -8,6 +8,7 @@
  * --enable-aggregator-routing.
  */
 import assert from 'node:assert/strict';
+import { connect as h2connect } from 'node:http2';
 import { connect } from 'node:tls';
 import { after, describe, it } from 'node:test';
 import { clientCert, createCertificateAuthority, tempDir, writeTemp } from '../support/client-certs.js';
@@ -34,6 +35,24 @@ async function eventually<T>(what: string, probe: () => Promise<T | undefined>, 
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+function h2Get(port: number, ca: string, path: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const session = h2connect(`https://127.0.0.1:${port}`, { ca });
+    session.on('error', reject);
+    const stream = session.request({ ':path': path, ...headers });
+    let status = 0;
+    let text = '';
+    stream.setEncoding('utf8');
+    stream.on('response', (h) => (status = Number(h[':status'])));
+    stream.on('data', (d: string) => (text += d));
+    stream.on('end', () => {
+      session.close();
+      resolve({ status, text });
+    });
+    stream.on('error', reject);
+  });
 }
 
 function available(obj: Record<string, any>): Record<string, any> | undefined {
@@ -172,6 +191,11 @@ describe('API aggregation to an extension API server (--enable-aggregator-routin
     }
     // The availability check asks as the aggregator itself.
     assert.ok(ext.seen.some((s) => s.path === gv && s.user === 'system:kube-aggregator' && s.groups.includes('system:masters')));
+    // Over HTTP/2 too (kubectl's protocol): the pseudo-headers are no headers to forward.
+    const overH2 = await h2Get(fx.port, fx.ca, `${gv}/namespaces/default/flunders`, bearer(alice.token));
+    assert.equal(overH2.status, 200, overH2.text);
+    assert.deepEqual(JSON.parse(overH2.text).items.map((i: { metadata: { name: string } }) => i.metadata.name), ['first']);
+    assert.equal(ext.seen.filter((s) => s.path === `${gv}/namespaces/default/flunders`).at(-1)?.user, 'alice');
   });
 
   it('merges the group into legacy and aggregated discovery', async () => {
