@@ -218,6 +218,24 @@ describe('HTTP/2 on the secure port', () => {
     assert.match(answer, /^HTTP\/1\.1 404 /);
     assert.match(answer, /"kind":"Status"/);
   });
+
+  // Last: restarts the server.
+  it('a graceful shutdown sends GOAWAY to HTTP/2 clients and ends their watches', async () => {
+    const s = await session();
+    const goaway = new Promise<number>((resolve) => s.once('goaway', (code: number) => resolve(code)));
+    const stream = s.request({ ':path': '/api/v1/namespaces/default/configmaps?watch=1' });
+    await new Promise((resolve) => stream.once('response', resolve));
+    const ended = new Promise<void>((resolve) => stream.once('close', () => resolve()));
+    stream.resume();
+    const restarted = fx.restart();
+    assert.equal(await goaway, constants.NGHTTP2_NO_ERROR);
+    await ended;
+    await restarted;
+    s.close();
+    const again = await session();
+    assert.equal((await h2(again, 'GET', '/healthz')).status, 200);
+    again.close();
+  });
 });
 
 async function until(pred: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
