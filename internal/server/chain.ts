@@ -3,6 +3,7 @@
  * the resource dispatcher, and last the error handler that turns anything thrown into a Status.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import express from 'express';
 import { newPathNotFound } from '../apierrors/factories.js';
 import type { AggregatorProxy } from '../aggregator/interface.js';
 import type { DiscoveryHandler } from '../endpoints/discovery/handler.js';
@@ -80,10 +81,9 @@ export interface ChainDeps {
 }
 
 /**
- * The chain as the listener calls it: the filters, the routes and the error handler as one plain
- * function, for HTTP/1.1 (upgrades included) and HTTP/2 alike. It used to be one Express layer;
- * Express swaps a request's prototype for its own, which node:http2's Http2ServerRequest does not
- * survive, and on HTTP/1.1 its dispatch cost about 100 µs of CPU per request (bench/README.md).
+ * The chain as the listener calls it, for HTTP/1.1 (upgrades included) and HTTP/2 alike: the
+ * filters, the routes and the error handler, reached through the Express application for HTTP/1.1
+ * requests outside /api and /apis, and directly for the rest (see the end of buildChain).
  */
 export interface Chain {
   /** Serves one request; errors go to the error handler (a Status, never an HTML page). Never throws. */
@@ -92,7 +92,6 @@ export interface Chain {
 
 /** Builds the handler chain. */
 export function buildChain(deps: ChainDeps): Chain {
-
   // The filters after the request context, in the order they run (kube's DefaultBuildHandlerChain
   // read outside-in): the shutdown retry-after first, so a draining server turns requests away
   // before doing any work for them (its 429 carries no HSTS header, as kube's does not); HSTS, so
@@ -201,7 +200,25 @@ export function buildChain(deps: ChainDeps): Chain {
     recordAuditedError(ctx, err, status.status);
     void writeStatus(req, res, query, status, warnings);
   };
+  // The Express application serves the HTTP/1.1 requests outside the API paths (health, metrics,
+  // OpenAPI, debug, service account issuer discovery) as one layer and an error handler. The API
+  // paths, where nearly every request goes, and every HTTP/2 request skip it: Express swaps a
+  // request's prototype for its own, which node:http2's Http2ServerRequest does not survive, and
+  // its dispatch costs about 100 µs of CPU per request, more than a whole cached GET
+  // (bench/express-dispatch-cost.ts).
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  // Three parameters: Express takes a four-parameter function for an error handler.
+  app.use((req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void serve(req, res, next));
+  app.use((err: unknown, req: IncomingMessage, res: ServerResponse, _next: (err?: unknown) => void) => handleError(err, req, res));
+  const direct = (req: IncomingMessage, res: ServerResponse): void => void serve(req, res, (err) => handleError(err, req, res));
   return {
-    serve: (req, res) => void serve(req, res, (err) => handleError(err, req, res)),
+    serve: (req, res) => (req.httpVersionMajor === 2 || isApiPath(req.url ?? '') ? direct(req, res) : app(req, res)),
   };
+}
+
+/** Whether a request URL is under /api or /apis (resources, discovery, aggregated group versions). */
+function isApiPath(url: string): boolean {
+  return url.startsWith('/api') && (url.length === 4 || url[4] === '/' || url[4] === '?' || (url[4] === 's' && (url.length === 5 || url[5] === '/' || url[5] === '?')));
 }
