@@ -78,6 +78,9 @@ import { defaultHealthCheckOptions } from './options/health-checks.js';
 import { defaultShutdownOptions } from './options/shutdown.js';
 import { buildFlowControl } from './flow-control.js';
 import { EtcdHealthProbe } from '../storage/etcd3/health-check.js';
+import { defaultFeatureGates } from '../features/gates.js';
+import { defaultResourceConfig } from './resource-config/defaults.js';
+import { servedRegistrations } from './resource-config/served.js';
 
 /** A running API server. */
 
@@ -166,7 +169,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   // Service account tokens are issued and verified only when their flags are given.
   const serviceAccountTokens = options.serviceAccount ? await loadServiceAccountTokenConfig(options.serviceAccount, certificate, log) : undefined;
   const storageOf = (group: string, resource: string, subresource?: string): RestStorage | undefined => installer.storageOf(group, resource, subresource);
-  const registrations: ResourceRegistration[] = [namespacesModule, ...builtinResourceModules].flatMap((m) =>
+  const buildable: ResourceRegistration[] = [namespacesModule, ...builtinResourceModules].flatMap((m) =>
     m({
       storage,
       serviceClusterIPRange: options.serviceClusterIPRange,
@@ -178,6 +181,18 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
       ...(serviceAccountTokens ? { serviceAccountTokens } : {}),
     }),
   );
+  // --runtime-config over kube's defaults, and the resources' feature gates: what is left out is
+  // never installed, so routes (404), discovery, OpenAPI and the local APIServices all follow.
+  let registrations: ResourceRegistration[];
+  try {
+    registrations = servedRegistrations(buildable, options.apiEnablement ?? defaultResourceConfig(), options.featureGates ?? defaultFeatureGates, log);
+  } catch (err) {
+    etcd.stopCaches();
+    etcd.close();
+    encryption?.stop();
+    void tracing?.shutdown();
+    throw err;
+  }
   const installer = new ApiInstaller(registrations);
   security.authentication = await buildAuthentication(options.authentication, {
     storageOf,
@@ -427,9 +442,17 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   flowControl.start();
   const stopCompactors = etcd.startCompactors(options.etcdCompactionIntervalMs, (m) => log.warn(m));
   const stopStorageMetrics = startStorageMetrics({ store: etcd.objectCounts, client, etcdServers: options.etcdServers, clients: etcd.factory, metrics, options: options.metrics, log });
-  const builtinContents = registrations
-    .filter((r) => r.namespaced && !r.conversion)
-    .map((r) => ({ group: r.group, resource: r.resource, storage: r.main }));
+  // One entry per stored resource (events.k8s.io/v1 events are core events): the storage
+  // version's registration where it is served, else whichever version --runtime-config left on.
+  const byStored = new Map<string, ResourceRegistration>();
+  for (const r of registrations) {
+    if (!r.namespaced) continue;
+    const storedAs = r.storedAs?.apiVersion ?? 'v1';
+    const storedGroup = !r.conversion ? r.group : storedAs.includes('/') ? storedAs.slice(0, storedAs.indexOf('/')) : '';
+    const key = `${storedGroup}/${r.resource}`;
+    if (!byStored.has(key) || !r.conversion) byStored.set(key, r);
+  }
+  const builtinContents = [...byStored.values()].map((r) => ({ group: r.group, resource: r.resource, storage: r.main }));
   // Custom resources come and go: the namespaced ones served now are deleted with their namespace.
   const contents = (): NamespacedContent[] => [...builtinContents, ...installer.dynamicResources().filter((r) => r.namespaced)];
   const namespaceController = new NamespaceController({

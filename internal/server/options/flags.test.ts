@@ -24,6 +24,7 @@ import { defaultAggregatorOptions } from './aggregator.js';
 import { defaultControllersOptions } from './controllers.js';
 import { defaultTolerationSecondsOptions } from './default-toleration-seconds.js';
 import { defaultServiceNetworkOptions } from './service-network.js';
+import { defaultResourceConfig } from '../resource-config/defaults.js';
 
 const run = (args: string[]) => parseFlags(args, 'Kubernetes v1.33.0+capstan');
 
@@ -70,6 +71,7 @@ describe('apiserver flags', () => {
       events: defaultEventOptions,
       deleteCollection: defaultDeleteCollectionOptions,
       flowControl: defaultFlowControlOptions,
+      apiEnablement: defaultResourceConfig(),
     });
   });
 

@@ -33,6 +33,7 @@ import { eventFlags } from './event-ttl.js';
 import { deleteCollectionFlags } from './delete-collection.js';
 import { flowControlFlags } from './flow-control.js';
 import { featureGateFlags } from './feature-gates.js';
+import { runtimeConfigFlags } from './runtime-config.js';
 
 /** One group of flags. */
 export interface FlagGroup<K extends keyof FlagGroupOptions = keyof FlagGroupOptions> {
@@ -83,4 +84,5 @@ export const flagGroups: readonly FlagGroup[] = [
   deleteCollectionFlags,
   flowControlFlags,
   featureGateFlags,
+  runtimeConfigFlags,
 ];
