@@ -18,7 +18,7 @@ import { admissionVersioning } from '../endpoints/admission-versioning.js';
 import { SharedInformers } from '../controllers/shared-informers.js';
 import { defaultAdmissionOptions } from './options/admission.js';
 import { defaultControllersOptions } from './options/controllers.js';
-import { inServerControllers } from './in-server-controllers.js';
+import { controllersFor } from './in-server-controllers.js';
 import { ClusterRoleAggregationController } from '../controllers/clusterrole-aggregation.js';
 import { NamespaceController, type NamespacedContent } from '../controllers/namespace/controller.js';
 import { CrdServingController } from '../apiextensions/serving/controller.js';
@@ -194,6 +194,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     throw err;
   }
   const installer = new ApiInstaller(registrations);
+  const controllers = controllersFor((group) => installer.groups().some((g) => g.group === group));
   security.authentication = await buildAuthentication(options.authentication, {
     storageOf,
     log,
@@ -326,7 +327,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   let bootstrapReady = false;
   // The in-server controllers that are kube post-start hooks: readyz waits for each.
   const controllerHooks = new Map(
-    inServerControllers
+    controllers
       .filter((c) => c.postStartHook)
       .map((c) => {
         const hook = { name: c.postStartHook as string, isDone: false, resolve: (): void => undefined, done: Promise.resolve() };
@@ -538,7 +539,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   const controllersSynced = Promise.all([ready, cachesReady]).then(async () => {
     if (postStartHooks.signal.aborted) return;
     const synced: Promise<void>[] = [];
-    for (const c of inServerControllers) {
+    for (const c of controllers) {
       if (disabledLoops.has(c.name)) continue;
       try {
         const hookDone = controllerHooks.get(c.name)?.resolve ?? ((): void => undefined);

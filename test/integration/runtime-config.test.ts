@@ -11,6 +11,12 @@ const aggregated = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDisco
 
 const fx = useServer({}, ['--runtime-config=batch/v1=false,apps/v1/daemonsets=false,api/alpha=true']);
 const plain = useServer();
+// Groups whose storage providers carry kube post-start hooks, and the CRD API, turned off.
+const trimmed = useServer({}, [
+  '--runtime-config=scheduling.k8s.io/v1=false,flowcontrol.apiserver.k8s.io/v1=false,apiextensions.k8s.io/v1=false',
+  '--enable-priority-and-fairness=false',
+  '--disable-admission-plugins=Priority',
+]);
 
 async function groupVersions(f: ServerFixture): Promise<string[]> {
   const apis = (await f.request('GET', '/apis')).json();
@@ -90,5 +96,19 @@ describe('alpha APIs', () => {
     const read = (await fx.request('GET', `${path}/c`)).json();
     assert.equal(read.apiVersion, 'coordination.k8s.io/v1alpha2');
     assert.equal(read.spec.leaseName, 'l');
+  });
+});
+
+describe('in-server pieces of a disabled group', () => {
+  it('are left out with it: the server is ready without their post-start hooks', async () => {
+    const readyz = await trimmed.request('GET', '/readyz?verbose');
+    assert.equal(readyz.status, 200, readyz.text);
+    assert.ok(!readyz.text.includes('scheduling/bootstrap-system-priority-classes'));
+    assert.ok(!readyz.text.includes('priority-and-fairness-config-producer'));
+    assert.ok(readyz.text.includes('[+]poststarthook/rbac/bootstrap-roles') || readyz.text.includes('[+]poststarthook/start-apiextensions-controllers'));
+    assert.ok((await plain.request('GET', '/readyz?verbose')).text.includes('[+]poststarthook/scheduling/bootstrap-system-priority-classes ok'));
+    assert.equal((await trimmed.request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions')).status, 404);
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'x' }] } };
+    assert.equal((await trimmed.request('POST', '/api/v1/namespaces/default/pods', { body: pod })).status, 201);
   });
 });
