@@ -213,7 +213,8 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   }
   let authorizationSynced = false;
   void security.authorization.ready.then(() => (authorizationSynced = true));
-  const builtinStoredDefaulter = installer.storedObjectDefaulter();
+  // Decoding from etcd defaults in the storage version even where --runtime-config serves only another.
+  const builtinStoredDefaulter = (registrations.length === buildable.length ? installer : new ApiInstaller(buildable)).storedObjectDefaulter();
   defaultStored = (obj) => {
     builtinStoredDefaulter(obj);
     crdServing.defaultStored(obj);
