@@ -41,14 +41,23 @@ describe('--runtime-config=batch/v1=false', () => {
     assert.ok(Object.keys(v2.paths).some((p) => p.startsWith('/apis/apps/v1/')));
   });
 
-  it('answers 404 for the group, the version and its resources', async () => {
-    assert.equal((await fx.request('GET', '/apis/batch')).status, 404);
-    assert.equal((await fx.request('GET', '/apis/batch/v1')).status, 404);
-    const list = await fx.request('GET', '/apis/batch/v1/namespaces/default/jobs');
-    assert.equal(list.status, 404);
-    assert.equal(list.json().reason, 'NotFound');
+  it("answers kube's plain-text 404 for the group, the version and its resources", async () => {
     const create = await fx.request('POST', '/apis/batch/v1/namespaces/default/jobs', { body: { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' } } });
-    assert.equal(create.status, 404);
+    for (const r of [
+      await fx.request('GET', '/apis/batch'),
+      await fx.request('GET', '/apis/batch/v1'),
+      await fx.request('GET', '/apis/batch/v1/namespaces/default/jobs'),
+      await fx.request('GET', '/apis/batch/v1/watch/jobs'),
+      create,
+    ]) {
+      assert.equal(r.status, 404);
+      assert.equal(r.headers['content-type'], 'text/plain; charset=utf-8');
+      assert.equal(r.text, '404 page not found\n');
+    }
+    // Inside a served group version an unknown resource is go-restful's Status, as in kube.
+    const unknown = await fx.request('GET', '/apis/apps/v1/namespaces/default/daemonsets');
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.json().message, 'the server could not find the requested resource');
     assert.equal((await plain.request('GET', '/apis/batch/v1/namespaces/default/jobs')).status, 200);
   });
 
@@ -67,7 +76,7 @@ describe('--runtime-config=apps/v1/daemonsets=false', () => {
     const names = apps.resources.map((r: any) => r.name);
     assert.ok(names.includes('deployments'));
     assert.ok(!names.some((n: string) => n.startsWith('daemonsets')));
-    assert.equal((await fx.request('GET', '/apis/apps/v1/namespaces/default/daemonsets')).status, 404);
+    assert.equal((await fx.request('GET', '/apis/apps/v1/namespaces/default/daemonsets')).json().reason, 'NotFound');
     assert.equal((await fx.request('GET', '/apis/apps/v1/namespaces/default/deployments')).status, 200);
   });
 });
