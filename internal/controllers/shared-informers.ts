@@ -22,11 +22,18 @@ export class SharedInformers {
 
   /** The started informer of group/resource; throws when the resource is not served. */
   get(group: string, resource: string): Informer {
+    const informer = this.tryGet(group, resource);
+    if (!informer) throw new Error(`no storage for ${resource}${group ? `.${group}` : ''}: the resource is not served (see --runtime-config)`);
+    return informer;
+  }
+
+  /** The started informer of group/resource, or undefined when the resource is not served (--runtime-config). */
+  tryGet(group: string, resource: string): Informer | undefined {
     const key = `${resource}.${group}`;
     let informer = this.informers.get(key);
     if (!informer) {
       const storage = this.storageOf(group, resource);
-      if (!storage) throw new Error(`no storage for ${key}`);
+      if (!storage) return undefined;
       informer = new Informer({ storage, group, resource, log: this.log });
       this.informers.set(key, informer);
       if (!this.stopped) informer.start();

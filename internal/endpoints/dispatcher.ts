@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AdmissionChain } from '../admission/chain.js';
 import { newPathNotFound } from '../apierrors/factories.js';
+import { notFoundFor } from './not-found.js';
 import { addWarning, type RequestContext } from '../request/context.js';
 import type { RequestInfo } from '../request/request-info.js';
 import { escapeFieldValue } from '../selectors/fields.js';
@@ -78,7 +79,7 @@ export class ResourceDispatcher {
   async handle(req: IncomingMessage, res: ServerResponse, ctx: RequestContext, query: URLSearchParams): Promise<void> {
     const { info, watchPath } = this.normalise(ctx.requestInfo, query);
     const scope = this.installer.lookup(info.apiGroup, info.apiVersion, info.resource, info.subresource);
-    if (!scope) throw newPathNotFound();
+    if (!scope) throw notFoundFor(this.installer, info.path);
     // A deprecated custom resource version warns on every request to it, as kube's CRD handler does.
     // Subresources of another kind (a custom resource's Scale) warn as their resource does.
     const deprecation = scope.custom?.deprecationWarning ?? (info.subresource !== '' ? this.installer.lookup(info.apiGroup, info.apiVersion, info.resource, '')?.custom?.deprecationWarning : undefined);

@@ -7,6 +7,9 @@ import type { FeatureGates } from './interface.js';
 
 const placeholderDefaults: Readonly<Record<string, boolean>> = {
   APIResponseCompression: true,
+  ClusterTrustBundle: false,
+  DRADeviceTaints: false,
+  DynamicResourceAllocation: false,
   ConsistentListFromCache: true,
   CRDValidationRatcheting: true,
   MutatingAdmissionPolicy: false,

@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
-import { newPathNotFound } from '../apierrors/factories.js';
+import { notFoundFor, PageNotFoundError, writePageNotFound } from '../endpoints/not-found.js';
 import type { AggregatorProxy } from '../aggregator/interface.js';
 import type { DiscoveryHandler } from '../endpoints/discovery/handler.js';
 import type { OpenIdMetadataHandler } from '../endpoints/openid-metadata.js';
@@ -173,11 +173,8 @@ export function buildChain(deps: ChainDeps): Chain {
       if (await deps.discovery.handle(req, res, path, query)) return;
       if (await deps.openapi.handle(req, res, path, query)) return;
       if (await deps.openapiV2.handle(req, res, path, query)) return;
-      if (path.startsWith('/api/') || path.startsWith('/apis/') || path === '/api' || path === '/apis') throw newPathNotFound();
-      res.statusCode = 404;
-      res.setHeader('Content-Type', 'text/plain; charset=utf-8');
-      res.setHeader('X-Content-Type-Options', 'nosniff');
-      res.end('404 page not found\n');
+      if (path.startsWith('/api/') || path.startsWith('/apis/') || path === '/api' || path === '/apis') throw notFoundFor(deps.served, path);
+      writePageNotFound(res);
     } catch (err) {
       next(err);
     }
@@ -198,7 +195,8 @@ export function buildChain(deps: ChainDeps): Chain {
     }
     const status = toStatusError(err, (e) => deps.log.error(`internal error serving ${req.method} ${req.url}: ${(e as Error)?.stack ?? String(e)}`));
     recordAuditedError(ctx, err, status.status);
-    void writeStatus(req, res, query, status, warnings);
+    if (err instanceof PageNotFoundError) writePageNotFound(res, req.method === 'HEAD');
+    else void writeStatus(req, res, query, status, warnings);
   };
   // The Express application serves the HTTP/1.1 requests outside the API paths (health, metrics,
   // OpenAPI, debug, service account issuer discovery) as one layer and an error handler. The API

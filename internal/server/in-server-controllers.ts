@@ -100,6 +100,24 @@ export const inServerControllers: readonly InServerController[] = [
   clusterAuthenticationTrustController,
 ];
 
+/**
+ * The controllers that are the post-start hook of one API group's storage provider in kube, by
+ * controller name: kube adds such a hook only when the group is installed, so with every version of
+ * the group off (--runtime-config) neither the loop nor its readyz check exists.
+ */
+export const storageProviderHookGroups: Readonly<Record<string, string>> = {
+  [systemPriorityClassesController.name]: 'scheduling.k8s.io',
+  [apfBootstrapController.name]: 'flowcontrol.apiserver.k8s.io',
+};
+
+/** The in-server controllers to run when the given groups are served. */
+export function controllersFor(servesGroup: (group: string) => boolean): readonly InServerController[] {
+  return inServerControllers.filter((c) => {
+    const group = storageProviderHookGroups[c.name];
+    return group === undefined || servesGroup(group);
+  });
+}
+
 /** A kube-controller-manager loop as --controllers names it. */
 export interface ControllerManagerLoop {
   readonly name: string;

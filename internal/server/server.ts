@@ -14,7 +14,7 @@ import { admissionVersioning } from '../endpoints/admission-versioning.js';
 import { SharedInformers } from '../controllers/shared-informers.js';
 import { defaultAdmissionOptions } from './options/admission.js';
 import { defaultControllersOptions } from './options/controllers.js';
-import { inServerControllers } from './in-server-controllers.js';
+import { controllersFor } from './in-server-controllers.js';
 import { ClusterRoleAggregationController } from '../controllers/clusterrole-aggregation.js';
 import { NamespaceController, type NamespacedContent } from '../controllers/namespace/controller.js';
 import { CrdServingController } from '../apiextensions/serving/controller.js';
@@ -76,6 +76,9 @@ import { defaultHealthCheckOptions } from './options/health-checks.js';
 import { defaultShutdownOptions } from './options/shutdown.js';
 import { buildFlowControl } from './flow-control.js';
 import { EtcdHealthProbe } from '../storage/etcd3/health-check.js';
+import { defaultFeatureGates } from '../features/gates.js';
+import { defaultResourceConfig } from './resource-config/defaults.js';
+import { servedRegistrations } from './resource-config/served.js';
 
 /** A running API server. */
 
@@ -166,7 +169,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   // Service account tokens are issued and verified only when their flags are given.
   const serviceAccountTokens = options.serviceAccount ? await loadServiceAccountTokenConfig(options.serviceAccount, certificate, log) : undefined;
   const storageOf = (group: string, resource: string, subresource?: string): RestStorage | undefined => installer.storageOf(group, resource, subresource);
-  const registrations: ResourceRegistration[] = [namespacesModule, ...builtinResourceModules].flatMap((m) =>
+  const buildable: ResourceRegistration[] = [namespacesModule, ...builtinResourceModules].flatMap((m) =>
     m({
       storage,
       serviceClusterIPRange: options.serviceClusterIPRange,
@@ -179,7 +182,20 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
       ...(serviceAccountTokens ? { serviceAccountTokens } : {}),
     }),
   );
+  // --runtime-config over kube's defaults, and the resources' feature gates: what is left out is
+  // never installed, so routes (404), discovery, OpenAPI and the local APIServices all follow.
+  let registrations: ResourceRegistration[];
+  try {
+    registrations = servedRegistrations(buildable, options.apiEnablement ?? defaultResourceConfig(), options.featureGates ?? defaultFeatureGates, log);
+  } catch (err) {
+    etcd.stopCaches();
+    etcd.close();
+    encryption?.stop();
+    void tracing?.shutdown();
+    throw err;
+  }
   const installer = new ApiInstaller(registrations);
+  const controllers = controllersFor((group) => installer.groups().some((g) => g.group === group));
   security.authentication = await buildAuthentication(options.authentication, {
     storageOf,
     log,
@@ -198,7 +214,8 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   }
   let authorizationSynced = false;
   void security.authorization.ready.then(() => (authorizationSynced = true));
-  const builtinStoredDefaulter = installer.storedObjectDefaulter();
+  // Decoding from etcd defaults in the storage version even where --runtime-config serves only another.
+  const builtinStoredDefaulter = (registrations.length === buildable.length ? installer : new ApiInstaller(buildable)).storedObjectDefaulter();
   defaultStored = (obj) => {
     builtinStoredDefaulter(obj);
     crdServing.defaultStored(obj);
@@ -312,7 +329,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   let bootstrapReady = false;
   // The in-server controllers that are kube post-start hooks: readyz waits for each.
   const controllerHooks = new Map(
-    inServerControllers
+    controllers
       .filter((c) => c.postStartHook)
       .map((c) => {
         const hook = { name: c.postStartHook as string, isDone: false, resolve: (): void => undefined, done: Promise.resolve() };
@@ -406,9 +423,17 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   flowControl.start();
   const stopCompactors = etcd.startCompactors(options.etcdCompactionIntervalMs, (m) => log.warn(m));
   const stopStorageMetrics = startStorageMetrics({ store: etcd.objectCounts, client, etcdServers: options.etcdServers, clients: etcd.factory, metrics, options: options.metrics, log });
-  const builtinContents = registrations
-    .filter((r) => r.namespaced && !r.conversion)
-    .map((r) => ({ group: r.group, resource: r.resource, storage: r.main }));
+  // One entry per stored resource (events.k8s.io/v1 events are core events): the storage
+  // version's registration where it is served, else whichever version --runtime-config left on.
+  const byStored = new Map<string, ResourceRegistration>();
+  for (const r of registrations) {
+    if (!r.namespaced) continue;
+    const storedAs = r.storedAs?.apiVersion ?? 'v1';
+    const storedGroup = !r.conversion ? r.group : storedAs.includes('/') ? storedAs.slice(0, storedAs.indexOf('/')) : '';
+    const key = `${storedGroup}/${r.resource}`;
+    if (!byStored.has(key) || !r.conversion) byStored.set(key, r);
+  }
+  const builtinContents = [...byStored.values()].map((r) => ({ group: r.group, resource: r.resource, storage: r.main }));
   // Custom resources come and go: the namespaced ones served now are deleted with their namespace.
   const contents = (): NamespacedContent[] => [...builtinContents, ...installer.dynamicResources().filter((r) => r.namespaced)];
   const namespaceController = new NamespaceController({
@@ -494,7 +519,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   const controllersSynced = Promise.all([ready, cachesReady]).then(async () => {
     if (postStartHooks.signal.aborted) return;
     const synced: Promise<void>[] = [];
-    for (const c of inServerControllers) {
+    for (const c of controllers) {
       if (disabledLoops.has(c.name)) continue;
       try {
         const hookDone = controllerHooks.get(c.name)?.resolve ?? ((): void => undefined);

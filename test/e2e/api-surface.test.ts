@@ -8,8 +8,10 @@ import { describe, it } from 'node:test';
 import { generatedGroups, generatedResources } from '../../api/gen/resources.js';
 import { kubectl } from '../support/kubectl.js';
 import { useServer } from '../support/server.js';
+import { everyBuiltinAPI } from '../support/all-apis.js';
 
-const fx = useServer();
+// Every built-in resource of 1.33, alpha and beta included.
+const fx = useServer(everyBuiltinAPI());
 
 /** Resources that are not plain storage (component statuses): served by later work. */
 const virtualResources = new Set(['/componentstatuses']);

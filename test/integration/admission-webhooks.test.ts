@@ -103,6 +103,8 @@ async function setup(dir: string): Promise<string[]> {
     `--admission-control-config-file=${join(dir, 'admission.yaml')}`,
     `--audit-policy-file=${join(dir, 'policy.yaml')}`,
     `--audit-log-path=${join(dir, 'audit', 'audit.log')}`,
+    // The matchPolicy case converts to networking.k8s.io/v1beta1, off by default as in kube 1.33.
+    '--runtime-config=networking.k8s.io/v1beta1=true',
   ];
 }
 

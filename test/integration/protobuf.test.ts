@@ -13,8 +13,10 @@ import { decodeObject, encodeObject } from '../../proto/codec.js';
 import type { JsonObject } from '../../proto/types.js';
 import { decodeWatchEvent } from '../../proto/watch-event.js';
 import { useServer, type TestResponse } from '../support/server.js';
+import { everyBuiltinAPI } from '../support/all-apis.js';
 
-const fx = useServer();
+// Every built-in resource of 1.33, alpha and beta included.
+const fx = useServer(everyBuiltinAPI());
 const pb = 'application/vnd.kubernetes.protobuf';
 
 const container = { name: 'c', image: 'busybox' };

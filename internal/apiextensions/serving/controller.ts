@@ -45,6 +45,11 @@ export class CrdServingController {
 
   /** Starts following CRDs; synced() turns true once every existing CRD is served. */
   start(): Promise<void> {
+    // --runtime-config=apiextensions.k8s.io/v1=false: there are no CRDs to serve.
+    if (!this.deps.storageOf('apiextensions.k8s.io', 'customresourcedefinitions')) {
+      this.syncedFlag = true;
+      return Promise.resolve();
+    }
     const informer = this.deps.informers.get('apiextensions.k8s.io', 'customresourcedefinitions');
     informer.addHandlers({
       added: (obj) => this.sync(obj),

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { kubernetesVersion } from '../../../api/gen/resources.js';
-import { newPathNotFound } from '../../apierrors/factories.js';
+import { notFoundFor } from '../not-found.js';
 import type { ApiInstaller } from '../installer.js';
 import { parseAccept } from '../negotiation/media-type.js';
 import { encodeBody, wantsPretty, writeBody } from '../negotiation/writer.js';
@@ -154,7 +154,7 @@ export class DiscoveryHandler {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     const doc = this.resolve(path, req.headers.accept);
     if (doc === 'not-mine') return false;
-    if (!doc) throw newPathNotFound();
+    if (!doc) throw notFoundFor(this.installer, path);
     res.setHeader('Vary', 'Accept');
     res.setHeader('ETag', doc.etag);
     if (req.headers['if-none-match'] === doc.etag) {

@@ -34,6 +34,7 @@ import { eventFlags } from './event-ttl.js';
 import { deleteCollectionFlags } from './delete-collection.js';
 import { flowControlFlags } from './flow-control.js';
 import { featureGateFlags } from './feature-gates.js';
+import { runtimeConfigFlags } from './runtime-config.js';
 
 /** One group of flags. */
 export interface FlagGroup<K extends keyof FlagGroupOptions = keyof FlagGroupOptions> {
@@ -85,4 +86,5 @@ export const flagGroups: readonly FlagGroup[] = [
   deleteCollectionFlags,
   flowControlFlags,
   featureGateFlags,
+  runtimeConfigFlags,
 ];

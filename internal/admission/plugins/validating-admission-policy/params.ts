@@ -24,7 +24,7 @@ export function resolveParamKind(apiVersion: string, kind: string, informers: Sh
   const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
   const builtin = generatedResources.find((r) => r.group === group && r.version === version && r.kind === kind);
   if (builtin) return { group, version, resource: builtin.resource, namespaced: builtin.namespaced };
-  for (const crd of informers.get('apiextensions.k8s.io', 'customresourcedefinitions').list()) {
+  for (const crd of informers.tryGet('apiextensions.k8s.io', 'customresourcedefinitions')?.list() ?? []) {
     const spec = crd.spec as { group?: string; scope?: string; names?: { kind?: string; plural?: string }; versions?: { name?: string }[] } | undefined;
     if (spec?.group === group && spec.names?.kind === kind && spec.versions?.some((v) => v.name === version)) {
       return { group, version, resource: spec.names.plural ?? '', namespaced: spec.scope === 'Namespaced' };
