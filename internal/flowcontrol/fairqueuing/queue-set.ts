@@ -141,7 +141,8 @@ export class QueueSet {
     if (!queue.active) queue.nextDispatchR = this.currentR;
     if (this.totRequestsWaiting === 0 && this.totSeatsInUse < this.concurrencyLimit && this.canAccommodate(r.seats)) {
       // The only waiting request would be this one: kube enqueues and dispatches it at once; same result.
-      series.queueLength.observe(0);
+      // kube observes the length right after enqueueing, this request included.
+      series.queueLength.observe(1);
       const wasActive = queue.active;
       this.dispatch(queue, r);
       if (!wasActive) this.activeQueues++;
