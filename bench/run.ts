@@ -3,7 +3,7 @@
  * server children, prints each result as a ratio against a baseline measured in the same run,
  * then a table, and writes bench/results/<date>.json.
  *
- *   node dist/bench/run.js [--only creates,get,list,watch,informers,residency,security,audit,admission,custom-resources,etcd-tls,http2] [--cpu-prof[=DIR]]
+ *   node dist/bench/run.js [--only creates,get,list,watch,informers,residency,security,audit,admission,custom-resources,etcd-tls,http2,apf] [--cpu-prof[=DIR]]
  *                          [--fail-on-missed] [--label=NAME]
  *
  * Exits 1 when a benchmark could not run (error), and with --fail-on-missed also on a MISSED target.
@@ -17,6 +17,7 @@ import { startLocalEtcd, type LocalEtcd } from '../hack/local-etcd.js';
 import { admissionBenchmark } from './benchmarks/admission.js';
 import { auditBenchmark } from './benchmarks/audit.js';
 import { customResourcesBenchmark } from './benchmarks/custom-resources.js';
+import { apfDispatchBenchmark } from './benchmarks/apf-dispatch.js';
 import { etcdTlsBenchmark } from './benchmarks/etcd-tls.js';
 import { http2Benchmark } from './benchmarks/http2.js';
 import { cachedGetBenchmark } from './benchmarks/cached-get.js';
@@ -48,6 +49,7 @@ const benchmarks: ReadonlyArray<{ key: string; run: Benchmark; needsPods: boolea
   { key: 'custom-resources', run: customResourcesBenchmark, needsPods: false },
   { key: 'etcd-tls', run: etcdTlsBenchmark, needsPods: false },
   { key: 'http2', run: http2Benchmark, needsPods: false },
+  { key: 'apf', run: apfDispatchBenchmark, needsPods: false },
 ];
 
 const listNamespace = 'bench-list';
