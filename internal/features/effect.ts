@@ -17,7 +17,9 @@ export const capstanFeatureGates: Readonly<Record<string, string>> = {
   APIServerIdentity: 'the kube-apiserver-<hash> identity Lease in kube-system and the collection of lapsed ones',
   PodTopologyLabelsAdmission: 'the PodTopologyLabels admission plugin copying topology labels from the node to bound pods',
   LoggingAlphaOptions: '--log-text-split-stream, --log-json-split-stream and their --log-*-info-buffer-size flags',
-  KMSv1: 'KMS v1 providers in --encryption-provider-config (refused when off, with kube\'s message)',
+  LoggingBetaOptions: '--logging-format=json',
+  RemoteRequestHeaderUID: 'X-Remote-Uid on requests proxied to extension API servers',
+  KMSv1: 'the message refusing KMS v1 providers in --encryption-provider-config (off: kube\'s; on: Capstan has no KMS v1)',
 };
 
 /** The startup warning for gates set away from their defaults that change nothing in Capstan; empty when there are none. */

@@ -308,6 +308,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     storageOf,
     installer,
     options: options.aggregator ?? defaultAggregatorOptions,
+    remoteUid: featureGates.enabled('RemoteRequestHeaderUID'),
     ...(proxyClientCertificate ? { proxyClientCertificate } : {}),
     openapi: { v2: openapiV2, v3: openapi },
     registry: metrics.registry,

@@ -2,7 +2,7 @@
  * --feature-gates: kube 1.33's gates (internal/features) with the flag's values applied, as
  * kube-apiserver's component registry flag (colonSeparatedMultimapStringString, repeatable).
  */
-import { FeatureGateError, featureGatesHelp, parseFeatureGates, type FeatureGateSet } from '../../features/gates.js';
+import { defaultFeatureGates, FeatureGateError, featureGatesHelp, parseFeatureGates, type FeatureGateSet } from '../../features/gates.js';
 import { FlagError } from './flag-values.js';
 import type { FlagGroup } from './groups.js';
 
@@ -13,6 +13,21 @@ declare module './groups.js' {
   }
 }
 
+/**
+ * The gates the parsed flags set (kube 1.33's defaults without --feature-gates), for flag groups
+ * whose validation depends on a gate (logging's alpha options); throws FlagError as the flag does.
+ */
+export function featureGatesFromFlags(p: Record<string, unknown>): FeatureGateSet {
+  const values = p['feature-gates'] as string[] | undefined;
+  if (values === undefined) return defaultFeatureGates;
+  try {
+    return parseFeatureGates(values);
+  } catch (err) {
+    if (err instanceof FeatureGateError) throw new FlagError(err.message);
+    throw err;
+  }
+}
+
 /** The --feature-gates flag. */
 export const featureGateFlags: FlagGroup<'featureGates'> = {
   repeatable: ['feature-gates'],
@@ -20,13 +35,7 @@ export const featureGateFlags: FlagGroup<'featureGates'> = {
     y.option('feature-gates', { type: 'string', describe: featureGatesHelp() });
   },
   validate(p) {
-    const values = p['feature-gates'] as string[] | undefined;
-    if (values === undefined) return {};
-    try {
-      return { featureGates: parseFeatureGates(values) };
-    } catch (err) {
-      if (err instanceof FeatureGateError) throw new FlagError(err.message);
-      throw err;
-    }
+    if (p['feature-gates'] === undefined) return {};
+    return { featureGates: featureGatesFromFlags(p) };
   },
 };
