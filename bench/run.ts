@@ -18,6 +18,7 @@ import { admissionBenchmark } from './benchmarks/admission.js';
 import { auditBenchmark } from './benchmarks/audit.js';
 import { customResourcesBenchmark } from './benchmarks/custom-resources.js';
 import { etcdTlsBenchmark } from './benchmarks/etcd-tls.js';
+import { featureGatesBenchmark } from './benchmarks/feature-gates.js';
 import { cachedGetBenchmark } from './benchmarks/cached-get.js';
 import { createsBenchmark } from './benchmarks/creates.js';
 import { informerStartupBenchmark } from './benchmarks/informer-startup.js';
@@ -46,6 +47,7 @@ const benchmarks: ReadonlyArray<{ key: string; run: Benchmark; needsPods: boolea
   { key: 'admission', run: admissionBenchmark, needsPods: false },
   { key: 'custom-resources', run: customResourcesBenchmark, needsPods: false },
   { key: 'etcd-tls', run: etcdTlsBenchmark, needsPods: false },
+  { key: 'feature-gates', run: featureGatesBenchmark, needsPods: true },
 ];
 
 const listNamespace = 'bench-list';
