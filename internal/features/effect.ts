@@ -19,6 +19,7 @@ export const capstanFeatureGates: Readonly<Record<string, string>> = {
   LoggingAlphaOptions: '--log-text-split-stream, --log-json-split-stream and their --log-*-info-buffer-size flags',
   LoggingBetaOptions: '--logging-format=json',
   RemoteRequestHeaderUID: 'X-Remote-Uid on requests proxied to extension API servers',
+  AllowParsingUserUIDFromCertAuth: 'the user UID read from a client certificate\'s subject (OID 1.3.6.1.4.1.57683.2)',
   KMSv1: 'the message refusing KMS v1 providers in --encryption-provider-config (off: kube\'s; on: Capstan has no KMS v1)',
 };
 
