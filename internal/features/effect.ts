@@ -20,6 +20,7 @@ export const capstanFeatureGates: Readonly<Record<string, string>> = {
   LoggingBetaOptions: '--logging-format=json',
   RemoteRequestHeaderUID: 'X-Remote-Uid on requests proxied to extension API servers',
   AllowParsingUserUIDFromCertAuth: 'the user UID read from a client certificate\'s subject (OID 1.3.6.1.4.1.57683.2)',
+  PodLevelResources: 'spec.resources of pods (dropped on write while off, unless the stored pod has it)',
   KMSv1: 'the message refusing KMS v1 providers in --encryption-provider-config (off: kube\'s; on: Capstan has no KMS v1)',
 };
 

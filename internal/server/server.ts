@@ -183,6 +183,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
       storageOf,
       storeSettings: { deleteCollectionWorkers: (options.deleteCollection ?? defaultDeleteCollectionOptions).workers },
       eventTTLSeconds: eventTTLSeconds(options.events ?? defaultEventOptions),
+      featureGates,
       ...(serviceAccountTokens ? { serviceAccountTokens } : {}),
     }),
   );

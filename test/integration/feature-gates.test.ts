@@ -94,6 +94,14 @@ describe('feature gates', () => {
     assert.equal(labels['topology.kubernetes.io/region'], 'r1');
   });
 
+  it('PodLevelResources off (kube 1.33 default): spec.resources of a pod is dropped on create', async () => {
+    const res = await fx.request('POST', '/api/v1/namespaces/default/pods', {
+      body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'pod-level' }, spec: { resources: { limits: { cpu: '1' } }, containers: [{ name: 'c', image: 'busybox' }] } },
+    });
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.json().spec.resources, undefined);
+  });
+
   it('kubernetes_feature_enabled reports every gate with its stage and value', async () => {
     const t = await metrics();
     const value = (name: string, stage: string): number => sumOf(t, 'kubernetes_feature_enabled', { name, stage });
