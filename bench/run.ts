@@ -3,7 +3,7 @@
  * server children, prints each result as a ratio against a baseline measured in the same run,
  * then a table, and writes bench/results/<date>.json.
  *
- *   node dist/bench/run.js [--only creates,get,list,watch,informers,residency,security,audit,admission,custom-resources,etcd-tls,http2,apf] [--cpu-prof[=DIR]]
+ *   node dist/bench/run.js [--only creates,get,list,watch,informers,residency,security,audit,admission,custom-resources,etcd-tls,http2,apf,feature-gates] [--cpu-prof[=DIR]]
  *                          [--fail-on-missed] [--label=NAME]
  *
  * Exits 1 when a benchmark could not run (error), and with --fail-on-missed also on a MISSED target.
@@ -20,6 +20,7 @@ import { customResourcesBenchmark } from './benchmarks/custom-resources.js';
 import { apfDispatchBenchmark } from './benchmarks/apf-dispatch.js';
 import { etcdTlsBenchmark } from './benchmarks/etcd-tls.js';
 import { http2Benchmark } from './benchmarks/http2.js';
+import { featureGatesBenchmark } from './benchmarks/feature-gates.js';
 import { cachedGetBenchmark } from './benchmarks/cached-get.js';
 import { createsBenchmark } from './benchmarks/creates.js';
 import { informerStartupBenchmark } from './benchmarks/informer-startup.js';
@@ -50,6 +51,7 @@ const benchmarks: ReadonlyArray<{ key: string; run: Benchmark; needsPods: boolea
   { key: 'etcd-tls', run: etcdTlsBenchmark, needsPods: false },
   { key: 'http2', run: http2Benchmark, needsPods: false },
   { key: 'apf', run: apfDispatchBenchmark, needsPods: false },
+  { key: 'feature-gates', run: featureGatesBenchmark, needsPods: true },
 ];
 
 const listNamespace = 'bench-list';

@@ -74,7 +74,8 @@ async function startInformer(client: Client, path: string, mode: Mode): Promise<
 async function startup(ctx: BenchContext, mode: Mode): Promise<BenchResult> {
   const path = collectionPath(ctx.listNamespace, 'pods');
   const name = `informers ${mode}`;
-  return await withServer(await ctx.apiServer(), async (server) => {
+  // The watch list needs the WatchList gate, off by default in kube 1.33.
+  return await withServer(await ctx.apiServer(undefined, ['--feature-gates=WatchList=true']), async (server) => {
     const idle = await server.mark();
     const client = newClient(server.port, server.ca, Number.POSITIVE_INFINITY);
     ctx.log(`${name}: ${clients} clients at once over ${ctx.listCount} Pods`);

@@ -25,6 +25,7 @@ async function main(): Promise<number> {
     vmodule: logging.vmodule,
     format: logging.format,
     flushFrequencyMs: logging.flushFrequencyMs,
+    ...(logging.splitStream ? { splitStream: logging.splitStream } : {}),
   });
   log = logger;
   process.on('unhandledRejection', (reason) => {

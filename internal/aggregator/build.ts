@@ -57,6 +57,8 @@ export interface AggregatorDeps {
   readonly log: Logger;
   /** The availability re-check period (tests shorten kube's 30 s). */
   readonly resyncMs?: number;
+  /** The RemoteRequestHeaderUID gate (kube 1.33: on): proxied requests carry the caller's UID in X-Remote-Uid. */
+  readonly remoteUid?: boolean;
 }
 
 /** A server's aggregator. */
@@ -81,7 +83,7 @@ export function buildAggregator(deps: AggregatorDeps): Aggregator {
   const index = new APIServiceIndex(apiServicesInformer);
   const resolver = new ServiceResolver(services, endpointSlices, deps.options.enableAggregatorRouting);
   const transports = new BackendTransports(deps.proxyClientCertificate);
-  const proxy = new AggregatorProxyHandler({ index, resolver, transports, rejectForwardingRedirect: deps.options.rejectForwardingRedirect, log });
+  const proxy = new AggregatorProxyHandler({ index, resolver, transports, rejectForwardingRedirect: deps.options.rejectForwardingRedirect, log, remoteUid: deps.remoteUid ?? true });
   const discovery = new RemoteDiscovery({ index, resolver, transports, log });
   const openapi = new OpenApiAggregation({ index, resolver, transports, sinks: deps.openapi, log });
   const apiServices = new ResourceClient(deps.storageOf('apiregistration.k8s.io', 'apiservices') as NonNullable<ReturnType<StorageLookup>>, 'apiregistration.k8s.io', 'apiservices');

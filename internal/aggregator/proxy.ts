@@ -43,7 +43,7 @@ export function groupVersionOf(path: string): { group: string; version: string }
 }
 
 /** The request headers the backend gets. */
-export function forwardedHeaders(req: IncomingMessage, host: string, ctx: RequestContext, upgrade: boolean): OutgoingHttpHeaders {
+export function forwardedHeaders(req: IncomingMessage, host: string, ctx: RequestContext, upgrade: boolean, remoteUid = true): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
   const connectionTokens = new Set(
     String(req.headers.connection ?? '')
@@ -63,7 +63,7 @@ export function forwardedHeaders(req: IncomingMessage, host: string, ctx: Reques
   const prior = req.headers['x-forwarded-for'];
   out['x-forwarded-for'] = prior ? `${String(prior)}, ${remote}` : remote;
   out.host = host;
-  setAuthProxyHeaders(out, ctx.user);
+  setAuthProxyHeaders(out, ctx.user, remoteUid);
   return out;
 }
 
@@ -76,6 +76,8 @@ export class AggregatorProxyHandler implements AggregatorProxy {
       readonly transports: BackendTransports;
       readonly rejectForwardingRedirect: boolean;
       readonly log: Logger;
+      /** The RemoteRequestHeaderUID gate (kube 1.33: on): the caller's UID goes in X-Remote-Uid. */
+      readonly remoteUid?: boolean;
     },
   ) {}
 
@@ -106,7 +108,7 @@ export class AggregatorProxyHandler implements AggregatorProxy {
     // Only a connection the server handed over as an upgrade can be joined to the backend's;
     // otherwise the request is forwarded as an ordinary one.
     const upgrade = (req as IncomingMessage & { upgrade?: boolean }).upgrade === true && typeof req.headers.upgrade === 'string';
-    const headers = forwardedHeaders(req, backend.host, ctx, upgrade);
+    const headers = forwardedHeaders(req, backend.host, ctx, upgrade, this.deps.remoteUid ?? true);
     const target = `https://${backend.host}${req.url ?? path}`;
     if (upgrade) {
       await proxyUpgrade(req, res, target, { agent, headers, servername: backend.serverName }, this.deps.log);

@@ -5,6 +5,7 @@
  * token never reaches a remote authenticator when a local one knows it) behind kube's token cache;
  * system:authenticated is added to every user they name; anonymous last, when on.
  */
+import { defaultFeatureGates } from '../features/gates.js';
 import type { Logger } from '../observability/logging.js';
 import type { ServerMetrics } from '../observability/metrics.js';
 import type { RestStorage } from '../registry/interface.js';
@@ -93,7 +94,7 @@ export async function buildAuthentication(
   if (opts.clientCAFile) {
     const bundle = await CABundle.fromFile('client-ca-bundle', opts.clientCAFile, deps.log).catch(fail);
     bundles.push(bundle);
-    requestAuthenticators.push(new X509Authenticator(bundle));
+    requestAuthenticators.push(new X509Authenticator(bundle, (methods.featureGates ?? defaultFeatureGates).enabled('AllowParsingUserUIDFromCertAuth')));
   }
 
   // 3. Bearer tokens, local methods first.

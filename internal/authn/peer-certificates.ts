@@ -14,10 +14,14 @@ export interface PeerCertificates {
   readonly commonName: string;
   /** The subject's O entries, in order. */
   readonly organizations: readonly string[];
+  /** The subject's user UID entries (OID 1.3.6.1.4.1.57683.2, kube's certificate UID attribute), in order. */
+  readonly uids: readonly string[];
   /** Every other certificate of the chain the handshake gave, leaf first excluded. */
   readonly intermediates: readonly X509Certificate[];
 }
 
+// Node names subject attributes it has no short name for by their dotted OID.
+const uidOID = '1.3.6.1.4.1.57683.2';
 const none = Symbol('none');
 const byConnection = new WeakMap<object, PeerCertificates | typeof none>();
 
@@ -37,7 +41,7 @@ function read(socket: TLSSocket): PeerCertificates | undefined {
   }
   const subject = detailed.subject as unknown as Record<string, string | string[] | undefined>;
   const cns = values(subject.CN);
-  return { leaf: new X509Certificate(detailed.raw), commonName: cns[cns.length - 1] ?? '', organizations: values(subject.O), intermediates };
+  return { leaf: new X509Certificate(detailed.raw), commonName: cns[cns.length - 1] ?? '', organizations: values(subject.O), uids: values(subject[uidOID]), intermediates };
 }
 
 /** The client certificate of req's connection, or undefined (no TLS, or none presented). */

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { CABundle } from './ca-bundle.js';
 import { ConnectionVerifier } from './connection-verifier.js';
-import type { AuthenticationResult, Authenticator } from './interface.js';
+import { AuthenticationError, type AuthenticationResult, type Authenticator } from './interface.js';
 import type { PeerCertificates } from './peer-certificates.js';
 
 /** kube's user.CredentialIDKey: the extra key naming the credential a request was made with. */
@@ -21,18 +21,31 @@ export function certificateCredentialID(der: Buffer): string {
   return `X509SHA256=${createHash('sha256').update(der).digest('hex')}`;
 }
 
-/** The user a verified certificate names, or undefined without a CN. Runs once per connection. */
-export function certificateUser(peer: PeerCertificates): AuthenticationResult | undefined {
+/**
+ * The user's UID from the subject (the AllowParsingUserUIDFromCertAuth gate, on in kube 1.33):
+ * none is no UID, more than one or an empty one refuses the certificate with kube's messages.
+ */
+function certificateUID(peer: PeerCertificates): string | undefined {
+  if (peer.uids.length === 0) return undefined;
+  if (peer.uids.length !== 1) throw new AuthenticationError(`expected 1 UID, but found multiple: [${peer.uids.join(' ')}]`);
+  if (peer.uids[0] === '') throw new AuthenticationError('UID cannot be an empty string');
+  return peer.uids[0];
+}
+
+/** The user a verified certificate names, or undefined without a CN; parseUID is the AllowParsingUserUIDFromCertAuth gate. Runs once per connection. */
+export function certificateUser(peer: PeerCertificates, parseUID = true): AuthenticationResult | undefined {
   if (peer.commonName.length === 0) return undefined;
-  return { user: { name: peer.commonName, groups: [...peer.organizations], extra: { [credentialIDKey]: [certificateCredentialID(peer.leaf.raw)] } } };
+  const uid = parseUID ? certificateUID(peer) : undefined;
+  return { user: { name: peer.commonName, ...(uid !== undefined ? { uid } : {}), groups: [...peer.organizations], extra: { [credentialIDKey]: [certificateCredentialID(peer.leaf.raw)] } } };
 }
 
 /** Authenticates requests by their connection's client certificate. Answers synchronously. */
 export class X509Authenticator implements Authenticator {
   private readonly verifier: ConnectionVerifier<AuthenticationResult | undefined>;
 
-  constructor(bundle: CABundle) {
-    this.verifier = new ConnectionVerifier(bundle, certificateUser);
+  /** parseUID: the AllowParsingUserUIDFromCertAuth gate (kube 1.33: on). */
+  constructor(bundle: CABundle, parseUID = true) {
+    this.verifier = new ConnectionVerifier(bundle, (peer) => certificateUser(peer, parseUID));
   }
 
   authenticate(req: IncomingMessage): AuthenticationResult | undefined {

@@ -45,6 +45,8 @@ export interface DispatcherOptions {
   readonly metrics?: ServerMetrics;
   /** The server's logger: a watch logs its start at -v=3, as kube's does. */
   readonly log?: KlogLogger;
+  /** The WatchList gate (kube 1.33: off): whether watches may ask for sendInitialEvents. */
+  readonly watchList?: boolean;
 }
 
 /** Routes resource requests. */
@@ -118,6 +120,7 @@ export class ResourceDispatcher {
       minRequestTimeoutSeconds: this.options.minRequestTimeoutSeconds,
       shutdown: ctx.shutdownSignal ?? this.options.shutdown,
       watchPath,
+      watchList: this.options.watchList ?? false,
       log: this.options.log,
       ...(this.options.metrics ? { metrics: this.options.metrics } : {}),
     };

@@ -33,6 +33,23 @@ export const stderrWriter: LogWriter = (chunk) => {
   }
 };
 
+/** stdout, for the info stream of a split stream (--log-*-split-stream). */
+export const stdoutWriter: LogWriter = (chunk) => {
+  try {
+    process.stdout.write(chunk);
+  } catch {
+    // Nowhere left to report a failing stdout.
+  }
+};
+
+/** Which records a transport takes, and how much it may hold before writing. */
+export interface TransportLimits {
+  /** Past this many characters the lines are written at once (default klog's 256 KiB; 0: every line at once). */
+  readonly maxBufferedChars?: number;
+  /** The winston levels taken (default: every level). */
+  readonly levels?: ReadonlySet<string>;
+}
+
 /** Buffers formatted lines and writes them to a LogWriter. */
 export class BufferedLogTransport extends TransportBase {
   private readonly pending: string[] = [];
@@ -43,6 +60,7 @@ export class BufferedLogTransport extends TransportBase {
   constructor(
     private readonly writer: LogWriter,
     flushEveryMs: number,
+    private readonly limits: TransportLimits = {},
   ) {
     super();
     this.timer = setInterval(() => this.flush(), flushEveryMs);
@@ -56,10 +74,14 @@ export class BufferedLogTransport extends TransportBase {
 
   /** winston's entry point: one formatted record (its MESSAGE). */
   override log(info: Record<string | symbol, unknown>, next: () => void): void {
+    if (this.limits.levels && !this.limits.levels.has(info.level as string)) {
+      next();
+      return;
+    }
     const line = info[MESSAGE] as string;
     this.pending.push(line);
     this.pendingChars += line.length;
-    if (this.pendingChars >= maxBufferedChars) this.flush();
+    if (this.pendingChars >= (this.limits.maxBufferedChars ?? maxBufferedChars)) this.flush();
     next();
   }
 

@@ -19,6 +19,25 @@ function capture(options: LoggerOptions = {}) {
 }
 
 describe('createLogger', () => {
+  it('split stream: errors to the error writer at once, info and warnings to the info writer, buffered up to the size', () => {
+    const errs: string[] = [];
+    const infos: string[] = [];
+    const log = createLogger({ splitStream: { infoBufferBytes: 1_000_000, infoWriter: (c) => infos.push(c), errorWriter: (c) => errs.push(c) } });
+    log.info('hello');
+    log.warn('careful');
+    log.error('broken');
+    assert.equal(errs.length, 1);
+    assert.match(errs[0] ?? '', /^E.*\] broken\n$/);
+    assert.deepEqual(infos, []);
+    log.flush();
+    assert.equal(infos.length, 1);
+    assert.match(infos[0] ?? '', /^I.*\] hello\nW.*\] careful\n$/);
+    const unbuffered: string[] = [];
+    const log0 = createLogger({ splitStream: { infoBufferBytes: 0, infoWriter: (c) => unbuffered.push(c), errorWriter: () => undefined } });
+    log0.info('now');
+    assert.equal(unbuffered.length, 1);
+  });
+
   it('writes klog lines with the TypeScript caller file:line', () => {
     const { log, lines } = capture();
     log.info('Serving securely'); // caller-marker-1

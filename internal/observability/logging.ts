@@ -11,7 +11,7 @@
 import winston from 'winston';
 import { callerOf, type Caller } from './caller.js';
 import { formatJson, formatText, wallClockMs, type LogRecord, type Severity } from './klog-format.js';
-import { BufferedLogTransport, stderrWriter, type LogWriter } from './log-sink.js';
+import { BufferedLogTransport, stderrWriter, stdoutWriter, type LogWriter } from './log-sink.js';
 import { compileVModule, type VModule, type VModuleItem } from './vmodule.js';
 
 /** The logger every component gets. Never throws. */
@@ -49,6 +49,12 @@ export interface LoggerOptions {
   readonly flushFrequencyMs?: number;
   /** Where lines go (default stderr); tests pass their own. */
   readonly writer?: LogWriter;
+  /**
+   * Split streams (--log-text-split-stream, --log-json-split-stream, LoggingAlphaOptions): errors
+   * to stderr (errorWriter) at once, info and warnings to stdout (infoWriter) buffered up to
+   * infoBufferBytes (0: at once).
+   */
+  readonly splitStream?: { readonly infoBufferBytes: number; readonly infoWriter?: LogWriter; readonly errorWriter?: LogWriter };
   /** Writes nothing at all, and enabled() is always false (unit tests). */
   readonly silent?: boolean;
 }
@@ -61,14 +67,23 @@ class ProcessLogger implements KlogLogger {
   private level: number;
   private readonly vmodule: VModule | undefined;
   private readonly winston: winston.Logger | undefined;
-  private readonly transport: BufferedLogTransport | undefined;
+  private readonly transports: BufferedLogTransport[] = [];
 
   constructor(options: LoggerOptions) {
     this.level = options.verbosity ?? 0;
     this.vmodule = options.vmodule ? compileVModule(options.vmodule) : undefined;
     if (options.silent) return;
     const render = options.format === 'json' ? formatJson : formatText;
-    this.transport = new BufferedLogTransport(options.writer ?? stderrWriter, options.flushFrequencyMs ?? 5000);
+    const flushMs = options.flushFrequencyMs ?? 5000;
+    const split = options.splitStream;
+    if (split) {
+      this.transports.push(
+        new BufferedLogTransport(split.errorWriter ?? stderrWriter, flushMs, { maxBufferedChars: 0, levels: new Set(['error']) }),
+        new BufferedLogTransport(split.infoWriter ?? stdoutWriter, flushMs, { maxBufferedChars: split.infoBufferBytes, levels: new Set(['warn', 'info']) }),
+      );
+    } else {
+      this.transports.push(new BufferedLogTransport(options.writer ?? stderrWriter, flushMs));
+    }
     const klogFormat = winston.format((info) => {
       info[MESSAGE] = render(info[RECORD] as LogRecord);
       return info;
@@ -77,7 +92,7 @@ class ProcessLogger implements KlogLogger {
       levels: { error: 0, warn: 1, info: 2 },
       level: 'info',
       format: klogFormat(),
-      transports: [this.transport],
+      transports: this.transports,
       exitOnError: false,
     });
   }
@@ -134,7 +149,7 @@ class ProcessLogger implements KlogLogger {
   }
 
   flush(): void {
-    this.transport?.flush();
+    for (const t of this.transports) t.flush();
   }
 }
 

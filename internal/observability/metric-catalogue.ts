@@ -54,6 +54,7 @@ const lifecycles: ReadonlyMap<string, MetricLifecycle> = new Map<string, MetricL
   ['registered_metrics_total', beta],
   ['disabled_metrics_total', beta],
   ['hidden_metrics_total', beta],
+  ['kubernetes_feature_enabled', beta],
 ]);
 
 /**

@@ -3,6 +3,7 @@
  * group version it is served in; the endpoint installer takes kind, names and verbs from the
  * generated API data (api/gen/resources.ts) and the behaviour from here.
  */
+import type { FeatureGates } from '../features/interface.js';
 import type { KubeObject } from '../../api/meta/types.js';
 import type { Storage } from '../storage/interface.js';
 import type { BuiltAuthentication } from '../authn/build.js';
@@ -68,6 +69,8 @@ export interface RegistryDeps {
   readonly storageOf?: (group: string, resource: string, subresource?: string) => RestStorage | undefined;
   /** Settings every generic store gets (--delete-collection-workers); absent: kube's defaults. */
   readonly storeSettings?: StoreSettings;
+  /** --feature-gates (absent: kube 1.33's defaults): strategies drop the fields of disabled alpha features. */
+  readonly featureGates?: FeatureGates;
   /** --event-ttl in seconds: how long events (core/v1 and events.k8s.io/v1) live in storage. */
   readonly eventTTLSeconds?: number;
   /** --max-connection-bytes-per-sec: the throttle of pods/proxy and services/proxy (0: none). */

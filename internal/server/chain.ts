@@ -29,6 +29,7 @@ import { withRequestMetrics, type ServedResources } from '../filters/request-met
 import type { Filter, FilterScope } from '../filters/interface.js';
 import { attachRequestContext, stateOf, type RequestState } from '../filters/request-context.js';
 import { withRetryAfter } from '../filters/retry-after.js';
+import { withoutResponseCompression } from '../filters/response-compression.js';
 import { armTimeout } from '../filters/timeout.js';
 import { withWaitGroup } from '../filters/wait-group.js';
 import { withWatchTerminationDuringShutdown } from '../filters/watch-termination.js';
@@ -78,6 +79,8 @@ export interface ChainDeps {
   readonly audit?: AuditFilterDeps;
   /** Priority and fairness or the max-in-flight limits (internal/server/flow-control.ts). */
   readonly flowControl?: FlowControl;
+  /** The APIResponseCompression gate (absent: on, kube 1.33's default): off, resource responses are never gzipped. */
+  readonly responseCompression?: boolean;
 }
 
 /**
@@ -120,6 +123,7 @@ export function buildChain(deps: ChainDeps): Chain {
     withRequestMetrics({ metrics: deps.metrics.requests, served: deps.served }),
     withHTTPLogging(deps.log),
     withRetryAfter(lifecycle),
+    withoutResponseCompression(deps.responseCompression ?? true),
     withHSTS(deps.hstsDirectives ?? []),
     withProbabilisticGoaway(deps.goawayChance ?? 0),
     withWaitGroup(lifecycle.requests),

@@ -13,6 +13,7 @@ import { startCompactor } from '../storage/etcd3/compactor.js';
 import type { ObjectCountSource } from '../storage/etcd3/object-count.js';
 import { Etcd3Store, type Etcd3StoreOptions } from '../storage/etcd3/store.js';
 import type { Storage } from '../storage/interface.js';
+import { defaultFeatureGates } from '../features/gates.js';
 import { defaultEtcdOptions } from './options/etcd.js';
 import type { ServerOptions } from './options/flags.js';
 
@@ -60,6 +61,7 @@ export async function buildEtcdStorage(
     const watchCache = options.watchCache
       ? new WatchCacheStorage(store, { enabled: true, sizes: options.watchCacheSizes, defaultSize: options.defaultWatchCacheSize }, deps.metrics, {
           log: deps.log,
+          consistentListFromCache: (options.featureGates ?? defaultFeatureGates).enabled('ConsistentListFromCache'),
           ...options.watchCacheTuning,
         })
       : undefined;

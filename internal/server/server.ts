@@ -75,15 +75,17 @@ import type { ServerOptions } from './options/flags.js';
 import { defaultHealthCheckOptions } from './options/health-checks.js';
 import { defaultShutdownOptions } from './options/shutdown.js';
 import { buildFlowControl } from './flow-control.js';
-import { EtcdHealthProbe } from '../storage/etcd3/health-check.js';
 import { defaultFeatureGates } from '../features/gates.js';
+import { recordFeatureGateMetrics } from '../features/metrics.js';
+import { gatesWithoutEffect } from '../features/effect.js';
+import { EtcdHealthProbe } from '../storage/etcd3/health-check.js';
 import { defaultResourceConfig } from './resource-config/defaults.js';
 import { servedRegistrations } from './resource-config/served.js';
 
-/** A running API server. */
-
 /** How long the in-server controllers wait for the watch caches before they start anyway. */
 const controllerCacheWaitMs = 5_000;
+
+/** A running API server. */
 export interface RunningServer {
   /** The port actually bound (useful when --secure-port was chosen by the caller as free). */
   readonly port: number;
@@ -133,13 +135,18 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     showHidden: (options.metrics?.showHiddenMetricsForVersion ?? '') !== '',
     ...(options.metrics ? { allowLists: options.metrics.allowLists } : {}),
   });
+  // --feature-gates: kube's startup warnings, and the kubernetes_feature_enabled series.
+  const featureGates = options.featureGates ?? defaultFeatureGates;
+  for (const w of featureGates.warnings) log.warn(w);
+  for (const w of gatesWithoutEffect(featureGates)) log.warn(w);
+  recordFeatureGateMetrics(metrics.registry, featureGates);
   // --tracing-config-file: OpenTelemetry is loaded, and the request path traced, only then.
   const tracing = options.tracing ? (await import('../observability/tracing/server-tracing.js')).startTracing(options.tracing, log) : undefined;
   // --audit-*: a policy or backend that cannot be loaded stops the start here, before anything runs.
   const auditMetrics = registerAuditMetrics(metrics.registry, (m) => log.error(m));
   const audit = await buildAudit(options.audit, { metrics: auditMetrics, log });
   // --encryption-provider-config: an invalid file stops the start here, before etcd is dialled.
-  const encryption = await startEncryptionAtRest(options.encryption, { log, metrics });
+  const encryption = await startEncryptionAtRest(options.encryption, { log, metrics, kmsV1: featureGates.enabled('KMSv1') });
   // Objects read from etcd get their version's defaulting, set once the registrations exist.
   let defaultStored: ((obj: KubeObject) => void) | undefined;
   // --etcd-*: every etcd client (TLS files read here: a missing one stops the start), the stores,
@@ -179,6 +186,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
       storeSettings: { deleteCollectionWorkers: (options.deleteCollection ?? defaultDeleteCollectionOptions).workers },
       eventTTLSeconds: eventTTLSeconds(options.events ?? defaultEventOptions),
       proxyBytesPerSec: (options.http2 ?? defaultHttp2Options).maxConnectionBytesPerSec,
+      featureGates,
       ...(serviceAccountTokens ? { serviceAccountTokens } : {}),
     }),
   );
@@ -292,6 +300,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     shutdown: cut.signal,
     metrics,
     log,
+    watchList: featureGates.enabled('WatchList'),
   });
   // --profiling serves the debug endpoints on the secure port; --debug-socket-path on a unix socket.
   const profiling = options.profiling ?? defaultProfilingOptions;
@@ -308,7 +317,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     throw err;
   }
   let boundPort = options.securePort;
-  const discovery = new DiscoveryHandler(installer, () => `${options.bindAddress === '0.0.0.0' ? '127.0.0.1' : options.bindAddress}:${boundPort}`);
+  const discovery = new DiscoveryHandler(installer, () => `${options.bindAddress === '0.0.0.0' ? '127.0.0.1' : options.bindAddress}:${boundPort}`, featureGates.enabled('StorageVersionHash'));
   const openapi = new OpenApiV3Handler(installer);
   const openapiV2 = new OpenApiV2Handler(installer);
   // API aggregation: APIServices, the proxy to extension servers, their discovery and OpenAPI.
@@ -317,6 +326,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     storageOf,
     installer,
     options: options.aggregator ?? defaultAggregatorOptions,
+    remoteUid: featureGates.enabled('RemoteRequestHeaderUID'),
     ...(proxyClientCertificate ? { proxyClientCertificate } : {}),
     openapi: { v2: openapiV2, v3: openapi },
     registry: metrics.registry,
@@ -395,6 +405,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     ...(profiling.enabled ? { debug: debugEndpoints } : {}),
     ...(audit ? { audit: { policy: audit.policy, backend: audit.backend, metrics: auditMetrics, log } } : {}),
     flowControl,
+    responseCompression: featureGates.enabled('APIResponseCompression'),
   });
   audit?.backend.run?.();
   // Client certificates are asked for when a method uses them, and judged by the authenticators
@@ -503,7 +514,8 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   // resourceVersion a client saw before a restart).
   let stopIdentity = (): void => undefined;
   void Promise.all([ready, etcd.main.watchCache?.waitReady(), ...[...etcd.overrides.values()].map((b) => b.watchCache?.waitReady())]).then(() => {
-    if (!postStartHooks.signal.aborted) stopIdentity = startApiServerIdentity(storageOf('coordination.k8s.io', 'leases') as RestStorage, log, tuning);
+    // The APIServerIdentity gate (kube 1.33: on) runs both hooks; off, neither.
+    if (!postStartHooks.signal.aborted && featureGates.enabled('APIServerIdentity')) stopIdentity = startApiServerIdentity(storageOf('coordination.k8s.io', 'leases') as RestStorage, log, tuning);
   }, () => undefined);
 
   // The in-server controllers (internal/server/in-server-controllers.ts), once the system namespaces

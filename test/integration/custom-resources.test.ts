@@ -11,7 +11,7 @@ import { createEstablishedCrd, eventually, widgetCrd } from '../support/crds.js'
 import { useServer } from '../support/server.js';
 import { openWatch } from '../support/watch.js';
 
-const fx = useServer();
+const fx = useServer({}, ['--feature-gates=WatchList=true']);
 const base = '/apis/example.com/v1';
 const widgets = `${base}/namespaces/default/widgets`;
 

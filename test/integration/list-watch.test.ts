@@ -9,7 +9,7 @@ import { openWatch } from '../support/watch.js';
 
 // A one-event watch cache window, so that a watch can start older than it (410 Expired).
 // Counts and orders configmaps in its namespace: without the kube-root-ca.crt every namespace gets.
-const fx = useServer({ watchCacheTuning: { minWindow: 1, maxWindow: 1 } }, ['--controllers=*,-root-ca-cert-publisher']);
+const fx = useServer({ watchCacheTuning: { minWindow: 1, maxWindow: 1 } }, ['--controllers=*,-root-ca-cert-publisher', '--feature-gates=WatchList=true']);
 const ns = 'lw';
 const cms = `/api/v1/namespaces/${ns}/configmaps`;
 

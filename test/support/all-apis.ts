@@ -4,14 +4,11 @@
  * gated resources need (ClusterTrustBundle, DynamicResourceAllocation, DRADeviceTaints), set
  * directly on the options over kube's defaults.
  */
-import { defaultFeatureGates } from '../../internal/features/gates.js';
-import type { FeatureGates } from '../../internal/features/interface.js';
+import { parseFeatureGates } from '../../internal/features/gates.js';
 import { resolveRuntimeConfig } from '../../internal/server/resource-config/runtime-config.js';
 import type { ServerOptions } from '../../internal/server/options/flags.js';
 
-const apiGates = new Set(['ClusterTrustBundle', 'DynamicResourceAllocation', 'DRADeviceTaints']);
-
-const gates: FeatureGates = { enabled: (name) => apiGates.has(name) || defaultFeatureGates.enabled(name) };
+const gates = parseFeatureGates(['ClusterTrustBundle=true,DynamicResourceAllocation=true,DRADeviceTaints=true']);
 
 /** Options serving every built-in group version and resource. */
 export function everyBuiltinAPI(): Partial<ServerOptions> {

@@ -1,7 +1,7 @@
 /**
  * Starts the APIServerIdentity loops (kube's two post-start hooks): this server's identity Lease
- * and the garbage collector of lapsed ones. The gate is on by default in 1.33 and there is no
- * --feature-gates yet, so they always run.
+ * and the garbage collector of lapsed ones. The server starts them only with the APIServerIdentity
+ * gate on (kube 1.33's default).
  */
 import { hostname as osHostname } from 'node:os';
 import type { Logger } from '../../observability/logging.js';

@@ -37,7 +37,7 @@ export function apiGroupDocument(installer: ApiInstaller, group: string): Record
   return g ? { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(g) } : undefined;
 }
 
-function legacyEntries(r: ServedResource): Record<string, unknown>[] {
+function legacyEntries(r: ServedResource, withHash: boolean): Record<string, unknown>[] {
   const info = r.info;
   const main: Record<string, unknown> = {
     name: info.resource,
@@ -47,7 +47,7 @@ function legacyEntries(r: ServedResource): Record<string, unknown>[] {
     verbs: [...r.main.verbs],
     ...(info.shortNames.length > 0 ? { shortNames: info.shortNames } : {}),
     ...(info.categories.length > 0 ? { categories: info.categories } : {}),
-    ...(info.storageVersionHash ? { storageVersionHash: info.storageVersionHash } : {}),
+    ...(withHash && info.storageVersionHash ? { storageVersionHash: info.storageVersionHash } : {}),
   };
   const subs = [...r.subresources]
     .sort((a, b) => a.info.name.localeCompare(b.info.name))
@@ -65,9 +65,9 @@ function legacyEntries(r: ServedResource): Record<string, unknown>[] {
   return [main, ...subs];
 }
 
-/** /api/v1 and /apis/<group>/<version>: APIResourceList. */
-export function apiResourceList(v: ServedGroupVersion): Record<string, unknown> {
-  const resources = v.resources.flatMap(legacyEntries);
+/** /api/v1 and /apis/<group>/<version>: APIResourceList; withHash: the StorageVersionHash gate (each resource's storageVersionHash). */
+export function apiResourceList(v: ServedGroupVersion, withHash = true): Record<string, unknown> {
+  const resources = v.resources.flatMap((r) => legacyEntries(r, withHash));
   return v.group === ''
     ? { kind: 'APIResourceList', groupVersion: 'v1', resources }
     : { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: `${v.group}/${v.version}`, resources };

@@ -66,6 +66,8 @@ export class DiscoveryHandler {
   constructor(
     private readonly installer: ApiInstaller,
     private readonly serverAddress: () => string,
+    /** The StorageVersionHash gate (kube 1.33: on): resource lists carry each resource's storageVersionHash. */
+    private readonly storageVersionHash = true,
   ) {
     // Custom resources come and go at run time: the documents are rebuilt on the next request.
     installer.onChange(() => this.cache.clear());
@@ -125,7 +127,7 @@ export class DiscoveryHandler {
       }
       if (parts.length === 2) {
         const v = this.installer.groupVersion('', parts[1] as string);
-        return v ? this.document(`api/${v.version}`, () => ({ value: apiResourceList(v), contentType: 'application/json' })) : undefined;
+        return v ? this.document(`api/${v.version}`, () => ({ value: apiResourceList(v, this.storageVersionHash), contentType: 'application/json' })) : undefined;
       }
       return 'not-mine';
     }
@@ -143,7 +145,7 @@ export class DiscoveryHandler {
       }
       if (parts.length === 3) {
         const v = this.installer.groupVersion(parts[1] as string, parts[2] as string);
-        return v ? this.document(`apis/${v.group}/${v.version}`, () => ({ value: apiResourceList(v), contentType: 'application/json' })) : undefined;
+        return v ? this.document(`apis/${v.group}/${v.version}`, () => ({ value: apiResourceList(v, this.storageVersionHash), contentType: 'application/json' })) : undefined;
       }
     }
     return 'not-mine';

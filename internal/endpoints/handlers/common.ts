@@ -43,6 +43,8 @@ export interface HandlerInput {
   readonly shutdown: AbortSignal;
   /** True for the deprecated /watch/ paths. */
   readonly watchPath: boolean;
+  /** The WatchList gate: watches may ask for sendInitialEvents (parseListOptions). */
+  readonly watchList?: boolean;
   /** The server's metrics (absent in handler tests). */
   readonly metrics?: ServerMetrics;
   /** The server's logger (absent in handler tests). */

@@ -9,7 +9,7 @@ import { serveWatch } from './watch.js';
 
 /** Serves list (and watch when asked). */
 export const listHandler: Handler = async (h) => {
-  const opts = parseListOptions(h.query, h.scope.selectableFields, h.scope.namespaced, h.watchPath);
+  const opts = parseListOptions(h.query, h.scope.selectableFields, h.scope.namespaced, h.watchPath, h.watchList ?? false);
   if (opts.watch) {
     await serveWatch(h, opts);
     return;

@@ -57,8 +57,12 @@ function invalidListOptions(errs: FieldError[]): never {
   throw newInvalid('meta.k8s.io', 'ListOptions', '', errs.map(fieldErrorCause));
 }
 
-/** Parses and validates list/watch parameters; watchPath is true for the deprecated /watch/ paths. */
-export function parseListOptions(query: URLSearchParams, fields: SelectableFields, namespaced: boolean, watchPath: boolean): ListOptions {
+/**
+ * Parses and validates list/watch parameters; watchPath is true for the deprecated /watch/ paths;
+ * watchList is the WatchList gate (off: a watch may not ask for sendInitialEvents, and a watch
+ * from "" or "0" is not turned into a watch list).
+ */
+export function parseListOptions(query: URLSearchParams, fields: SelectableFields, namespaced: boolean, watchPath: boolean, watchList = false): ListOptions {
   let labelSelector;
   let fieldSelector;
   try {
@@ -85,6 +89,9 @@ export function parseListOptions(query: URLSearchParams, fields: SelectableField
     if (sendInitialEvents !== undefined && resourceVersionMatch !== 'NotOlderThan') {
       errs.push(forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
     }
+    if (sendInitialEvents !== undefined && !watchList) {
+      errs.push(forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled'));
+    }
     if (resourceVersionMatch) {
       if (sendInitialEvents === undefined) {
         errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
@@ -110,7 +117,7 @@ export function parseListOptions(query: URLSearchParams, fields: SelectableField
     throw newBadRequest('specifying resource version is not allowed when using continue');
   }
   // kube's SetListOptionsDefaults with WatchList on: a watch from "" or "0" is a watch list from NotOlderThan.
-  if (watch && sendInitialEvents === undefined && !resourceVersionMatch && (resourceVersion === '' || resourceVersion === '0')) {
+  if (watchList && watch && sendInitialEvents === undefined && !resourceVersionMatch && (resourceVersion === '' || resourceVersion === '0')) {
     sendInitialEvents = true;
     resourceVersionMatch = 'NotOlderThan';
   }

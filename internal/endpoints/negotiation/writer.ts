@@ -48,8 +48,16 @@ export function encodeBody(value: unknown, encoding: Encoding, pretty: boolean):
   return Buffer.from(pretty ? JSON.stringify(value, null, 2) : `${JSON.stringify(value)}\n`);
 }
 
-/** Whether the client's Accept-Encoding names gzip. */
+const noCompression = Symbol('capstan.noResponseCompression');
+
+/** Marks a request whose response must not be gzipped (the APIResponseCompression gate is off). */
+export function disableResponseCompression(req: IncomingMessage): void {
+  (req as IncomingMessage & { [noCompression]?: true })[noCompression] = true;
+}
+
+/** Whether the response may be gzipped: the client's Accept-Encoding names gzip and compression is not off. */
 export function acceptsGzip(req: IncomingMessage): boolean {
+  if ((req as IncomingMessage & { [noCompression]?: true })[noCompression]) return false;
   const h = req.headers['accept-encoding'];
   if (!h) return false;
   return h

@@ -61,6 +61,10 @@ describe('loading --encryption-provider-config', () => {
       message:
         'error while building transformers: KMSv1 is deprecated and will only receive security updates going forward. Use KMSv2 instead.  Set --feature-gates=KMSv1=true to use the deprecated KMSv1 feature.',
     });
+    await assert.rejects(loadEncryptionConfig(file(`${header}resources:\n- resources: [secrets]\n  providers: [{kms: {name: old, endpoint: "unix:///tmp/x.sock"}}]`), false, { ...deps, kmsV1: true }), {
+      message:
+        'error while building transformers: KMSv1 is enabled by --feature-gates=KMSv1=true, but Capstan does not implement the KMS v1 plugin protocol (k8s.io/kms v1beta1): use a KMS v2 provider (apiVersion: v2)',
+    });
     await assert.rejects(loadEncryptionConfig(file(`${header}resources:\n- resources: [secrets]\n  providers: [{aescbc: {keys: [{name: k, secret: "Zm9v"}]}}]`), false, deps), {
       message: 'error while parsing file: resources[0].providers[0].aescbc.keys[0].secret: Invalid value: "REDACTED": secret is not of the expected length, got 3, expected one of [16 24 32]',
     });

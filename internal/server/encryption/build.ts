@@ -46,10 +46,16 @@ export interface BuildDeps {
   readonly kmsTimings?: KmsProbeTimings;
   /** Makes a plugin client (tests may inject one); defaults to gRPC on the unix socket. */
   readonly kmsService?: (endpoint: string, timeoutMs: number) => KmsService;
+  /** The KMSv1 gate: off, a v1 provider is refused with kube's message naming the gate. */
+  readonly kmsV1?: boolean;
 }
 
 const kmsV1Refused =
   'KMSv1 is deprecated and will only receive security updates going forward. Use KMSv2 instead.  Set --feature-gates=KMSv1=true to use the deprecated KMSv1 feature.';
+
+// Capstan speaks only the KMS v2 plugin protocol (k8s.io/kms v2); kube 1.33 deprecates v1.
+const kmsV1Unsupported =
+  'KMSv1 is enabled by --feature-gates=KMSv1=true, but Capstan does not implement the KMS v1 plugin protocol (k8s.io/kms v1beta1): use a KMS v2 provider (apiVersion: v2)';
 
 /** Reads, validates and builds the file at path; throws with kube's message when any step fails. */
 export async function loadEncryptionConfig(path: string, reload: boolean, deps: BuildDeps): Promise<BuiltEncryption> {
@@ -159,7 +165,7 @@ async function buildProvider(p: ProviderConfiguration, deps: BuildDeps, probes: 
 }
 
 async function buildKms(c: KmsConfiguration, deps: BuildDeps, probes: KmsV2Probe[], services: KmsService[]): Promise<PrefixedTransformer> {
-  if (c.apiVersion === 'v1') throw new Error(kmsV1Refused);
+  if (c.apiVersion === 'v1') throw new Error(deps.kmsV1 ? kmsV1Unsupported : kmsV1Refused);
   if (c.apiVersion !== 'v2') throw new Error(`could not configure KMS plugin ${JSON.stringify(c.name)}, unsupported KMS API version ${JSON.stringify(c.apiVersion)}`);
   let service: KmsService;
   try {

@@ -30,6 +30,8 @@ export interface EncryptionDeps {
   readonly metrics: ServerMetrics;
   /** Injected KMS plugin clients (tests); gRPC otherwise. */
   readonly kmsService?: BuildDeps['kmsService'];
+  /** The KMSv1 gate (kube 1.33: off). */
+  readonly kmsV1?: boolean;
 }
 
 /**
@@ -44,6 +46,7 @@ export async function startEncryptionAtRest(options: EncryptionOptions | undefin
     log: (m) => deps.log.v(2, m),
     ...(options.tuning?.kms ? { kmsTimings: options.tuning.kms } : {}),
     ...(deps.kmsService ? { kmsService: deps.kmsService } : {}),
+    ...(deps.kmsV1 ? { kmsV1: true } : {}),
   };
   const built = await loadEncryptionConfig(path, reload, buildDeps);
   const transformers = new ResourceTransformers(built.rules);

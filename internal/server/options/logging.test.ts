@@ -65,4 +65,17 @@ describe('logging flags', () => {
     assert.match(refused('--log-text-info-buffer-size=abc'), /invalid argument "abc" for "--log-text-info-buffer-size" flag: quantities must match the regular expression/);
     assert.match(refused('--log-text-info-buffer-size=1Mii'), /unable to parse quantity's suffix/);
   });
+
+  it('with --feature-gates=LoggingAlphaOptions=true the chosen format splits its stream, buffering info up to the size', () => {
+    assert.deepEqual(logging('--feature-gates=LoggingAlphaOptions=true', '--log-text-split-stream', '--log-text-info-buffer-size=2Ki')?.logging?.splitStream, { infoBufferBytes: 2048 });
+    assert.deepEqual(logging('--feature-gates=AllAlpha=true', '--log-text-split-stream=true')?.logging?.splitStream, { infoBufferBytes: 0 });
+    // The other format's options do not apply.
+    assert.equal(logging('--feature-gates=LoggingAlphaOptions=true', '--log-json-split-stream')?.logging?.splitStream, undefined);
+    assert.deepEqual(logging('--feature-gates=LoggingAlphaOptions=true', '--logging-format=json', '--log-json-split-stream', '--log-json-info-buffer-size=1M')?.logging?.splitStream, { infoBufferBytes: 1_000_000 });
+  });
+
+  it('--logging-format=json is refused with LoggingBetaOptions off', () => {
+    assert.equal(refused('--feature-gates=LoggingBetaOptions=false', '--logging-format=json'), 'Error: format: Forbidden: Log format json is disabled, see LoggingBetaOptions feature\n');
+    assert.ok(logging('--feature-gates=LoggingBetaOptions=false'));
+  });
 });

@@ -3,12 +3,14 @@
  * --logging-format, --log-flush-frequency and the [Alpha] split-stream and info-buffer flags of the
  * text and JSON formats. Parsing errors read as pflag's; the rest is validated as kube's
  * logsapi.Validate does (field errors, several as "[a, b]"). The JSON format is gated by
- * LoggingBetaOptions, on by default in 1.33, so it is available; the split-stream and buffer flags
- * need LoggingAlphaOptions, off by default, and without a --feature-gates flag they are refused.
+ * LoggingBetaOptions, on by default in 1.33 (off, json is refused as kube refuses it); the
+ * split-stream and buffer flags need LoggingAlphaOptions, off by default: refused without it, and
+ * with it the chosen format's errors go to stderr and the rest to stdout, buffered up to the size.
  */
 import { goQuote } from '../../observability/go-text.js';
 import type { VModuleItem } from '../../observability/vmodule.js';
 import { formatGoDuration } from './duration.js';
+import { featureGatesFromFlags } from './feature-gates.js';
 import { boolFlag, durationFlag, FlagError } from './flag-values.js';
 import type { FlagGroup } from './groups.js';
 
@@ -22,6 +24,12 @@ export interface LoggingOptions {
   readonly format: 'text' | 'json';
   /** --log-flush-frequency in ms (> 0). */
   readonly flushFrequencyMs: number;
+  /**
+   * The chosen format's split stream (--log-text-split-stream or --log-json-split-stream, which
+   * need the LoggingAlphaOptions gate): errors on stderr, info and warnings on stdout, the latter
+   * buffered up to infoBufferBytes (0: written at once).
+   */
+  readonly splitStream?: { readonly infoBufferBytes: number };
 }
 
 declare module './groups.js' {
@@ -71,6 +79,20 @@ const quantityPattern = /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
 const quantitySuffixes = new Set(['', 'n', 'u', 'm', 'k', 'M', 'G', 'T', 'P', 'E', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei']);
 
 /** Whether a resource.Quantity flag value is zero; throws pflag's error for an invalid quantity. */
+const suffixMultipliers: Readonly<Record<string, number>> = {
+  '': 1, n: 1e-9, u: 1e-6, m: 1e-3, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18,
+  Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60,
+};
+
+/** A byte quantity flag's value in bytes, rounded up as resource.Quantity.Value() rounds. */
+function quantityBytes(name: string, value: string): number {
+  if (quantityIsZero(name, value)) return 0;
+  const m = quantityPattern.exec(value) as RegExpExecArray;
+  const suffix = m[2] as string;
+  const multiplier = suffixMultipliers[suffix] ?? 10 ** Number(suffix.slice(1));
+  return Math.ceil(Number(m[1]) * multiplier);
+}
+
 function quantityIsZero(name: string, value: string): boolean {
   const m = quantityPattern.exec(value);
   const bad = (why: string): FlagError => new FlagError(`invalid argument ${goQuote(value)} for "--${name}" flag: ${why}`);
@@ -116,12 +138,21 @@ export const loggingFlags: FlagGroup<'logging'> = {
     if (format !== 'text' && vmodule.length > 0) errors.push(`format: Invalid value: ${goQuote(format)}: Non-default format doesn't honor flag: vmodule`);
     if (format !== 'text' && format !== 'json') errors.push(`format: Invalid value: ${goQuote(format)}: Unsupported log format`);
     if (vmodule.length > 0 && format !== 'text') errors.push('vmodule: Forbidden: Only supported for text log format');
+    const gates = featureGatesFromFlags(p);
+    if (format === 'json' && !gates.enabled('LoggingBetaOptions')) errors.push('format: Forbidden: Log format json is disabled, see LoggingBetaOptions feature');
+    const alphaOn = gates.enabled('LoggingAlphaOptions');
     const alpha = 'Forbidden: Feature LoggingAlphaOptions is disabled';
-    if (textSplit) errors.push(`options.text.splitStream: ${alpha}`);
-    if (!textBufferZero) errors.push(`options.text.infoBufferSize: ${alpha}`);
-    if (jsonSplit) errors.push(`options.json.splitStream: ${alpha}`);
-    if (!jsonBufferZero) errors.push(`options.json.infoBufferSize: ${alpha}`);
+    if (!alphaOn) {
+      if (textSplit) errors.push(`options.text.splitStream: ${alpha}`);
+      if (!textBufferZero) errors.push(`options.text.infoBufferSize: ${alpha}`);
+      if (jsonSplit) errors.push(`options.json.splitStream: ${alpha}`);
+      if (!jsonBufferZero) errors.push(`options.json.infoBufferSize: ${alpha}`);
+    }
     if (errors.length > 0) throw new FlagError(errors.length === 1 ? (errors[0] as string) : `[${errors.join(', ')}]`);
-    return { logging: { verbosity, vmodule, format: format as 'text' | 'json', flushFrequencyMs } };
+    // The chosen format's options apply (kube's options.text for text, options.json for json).
+    const split = format === 'json' ? jsonSplit : textSplit;
+    const bufferFlag = format === 'json' ? 'log-json-info-buffer-size' : 'log-text-info-buffer-size';
+    const infoBufferBytes = p[bufferFlag] === undefined ? 0 : quantityBytes(bufferFlag, String(p[bufferFlag]));
+    return { logging: { verbosity, vmodule, format: format as 'text' | 'json', flushFrequencyMs, ...(split ? { splitStream: { infoBufferBytes } } : {}) } };
   },
 };

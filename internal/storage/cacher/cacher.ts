@@ -82,6 +82,11 @@ export interface CacherOptions {
   /** How long a request waits for a (re)initializing cache before its 429 (default 3 s). */
   readonly notReadyWaitMs?: number;
   readonly log?: (message: string) => void;
+  /**
+   * The ConsistentListFromCache gate (kube 1.33: on): a list at the most recent version ("") is
+   * served from the cache once it is proven current; off, it is read from etcd.
+   */
+  readonly consistentListFromCache?: boolean;
 }
 
 /** One event of the window. */
@@ -480,6 +485,7 @@ export class Cacher implements Storage, WatcherHost {
     // Legacy: a resourceVersion with a limit and no match is an exact read.
     if (opts.resourceVersionMatch === '' && rv > 0n && paging) return await this.source.getList(key, opts);
     if (opts.resourceVersion === '') {
+      if (this.opts.consistentListFromCache === false) return await this.source.getList(key, opts);
       try {
         await this.ensureFresh('latest');
       } catch {

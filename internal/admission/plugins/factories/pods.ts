@@ -3,6 +3,7 @@
  * and node plugins. Each reads the objects it needs from the shared informers (started here, so
  * they have synced by the time requests arrive) and, where kube does a live lookup, from storage.
  */
+import { defaultFeatureGates } from '../../../features/gates.js';
 import type { KubeObject } from '../../../../api/meta/types.js';
 import { ResourceClient } from '../../../controllers/resource-client.js';
 import { defaultTolerationSecondsOptions } from '../../../server/options/default-toleration-seconds.js';
@@ -68,6 +69,6 @@ export const podsFactories: AdmissionPluginFactories = {
   ExtendedResourceToleration: () => new ExtendedResourceToleration(),
   LimitPodHardAntiAffinityTopology: () => new LimitPodHardAntiAffinityTopology(),
   RuntimeClass: (deps) => new RuntimeClassAdmission(deps.informers.get('node.k8s.io', 'runtimeclasses'), liveGetter(deps.storageOf, 'node.k8s.io', 'runtimeclasses')),
-  // The PodTopologyLabelsAdmission feature gate is off by default in kube 1.33; Capstan has no gates.
-  PodTopologyLabels: (deps) => new PodTopologyLabels(() => deps.informers.get('', 'nodes'), false),
+  // The PodTopologyLabelsAdmission feature gate (alpha, off by default in kube 1.33).
+  PodTopologyLabels: (deps) => new PodTopologyLabels(() => deps.informers.get('', 'nodes'), (deps.options.featureGates ?? defaultFeatureGates).enabled('PodTopologyLabelsAdmission')),
 };

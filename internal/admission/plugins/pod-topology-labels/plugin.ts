@@ -3,8 +3,8 @@
  * PodTopologyLabelsAdmission feature gate, off by default): when a pod is bound to a node
  * (pods/binding, or a pod created with spec.nodeName), the node's topology.kubernetes.io/zone and
  * topology.kubernetes.io/region labels are copied onto the Binding (whose labels the binding store
- * copies to the pod), or onto the pod, replacing a value already there. Capstan has no
- * feature gates yet, so the server builds it disabled, as kube's default does: it then does nothing.
+ * copies to the pod), or onto the pod, replacing a value already there. With the gate off (the
+ * default) the server builds it disabled, as kube does: it then does nothing.
  */
 import type { KubeObject } from '../../../../api/meta/types.js';
 import type { Informer } from '../../../controllers/informer.js';

@@ -13,10 +13,25 @@ import { EvictionStorage } from './eviction.js';
 import { PodProxyStorage } from './proxy.js';
 import { podResizeStrategy } from './resize.js';
 import { podStatusStrategy, podStrategy } from './strategy.js';
+import { dropDisabledPodFields } from './disabled-fields.js';
+import { defaultFeatureGates } from '../../../features/gates.js';
 
 /** Builds the pods and bindings registrations. */
 export const podsModule: ResourceModule = (deps) => {
-  const store = new GenericStore({ group: '', resource: 'pods', kind: 'Pod', keyPrefix: '/pods' }, podStrategy, deps.storage, {}, deps.storeSettings);
+  const gates = deps.featureGates ?? defaultFeatureGates;
+  // Fields of disabled alpha features are dropped before the strategy sees the object.
+  const strategy: typeof podStrategy = {
+    ...podStrategy,
+    prepareForCreate(ctx, obj) {
+      dropDisabledPodFields(obj, undefined, gates);
+      podStrategy.prepareForCreate(ctx, obj);
+    },
+    prepareForUpdate(ctx, obj, old) {
+      dropDisabledPodFields(obj, old, gates);
+      podStrategy.prepareForUpdate(ctx, obj, old);
+    },
+  };
+  const store = new GenericStore({ group: '', resource: 'pods', kind: 'Pod', keyPrefix: '/pods' }, strategy, deps.storage, {}, deps.storeSettings);
   const status = new StatusStore(store, podStatusStrategy);
   const storageOf = deps.storageOf ?? (() => undefined);
   const registrations: ResourceRegistration[] = [

@@ -1,0 +1,37 @@
+/**
+ * Which gates change what Capstan does. kube-apiserver accepts every gate of kube 1.33, those of
+ * the kubelet, scheduler and controller manager included, and so does Capstan; a gate that is set
+ * away from its default but changes nothing in Capstan (another component's, or one of a feature
+ * Capstan does not implement) is named in a startup warning, so that no value is taken silently.
+ */
+import { knownFeatureGates, type FeatureGateSet } from './gates.js';
+
+/** The gates Capstan reads, each with what it switches (README "Feature gates" lists the same). */
+export const capstanFeatureGates: Readonly<Record<string, string>> = {
+  AllAlpha: 'every alpha gate not set explicitly',
+  AllBeta: 'every beta gate not set explicitly',
+  APIResponseCompression: 'gzip of resource responses of 128 KiB and more when the client accepts it',
+  WatchList: 'sendInitialEvents on watches (refused when off), and watches from "" or "0" served as watch lists',
+  ConsistentListFromCache: 'lists at the most recent version served from the watch cache rather than etcd',
+  StorageVersionHash: 'storageVersionHash in the discovery resource lists',
+  APIServerIdentity: 'the kube-apiserver-<hash> identity Lease in kube-system and the collection of lapsed ones',
+  PodTopologyLabelsAdmission: 'the PodTopologyLabels admission plugin copying topology labels from the node to bound pods',
+  LoggingAlphaOptions: '--log-text-split-stream, --log-json-split-stream and their --log-*-info-buffer-size flags',
+  LoggingBetaOptions: '--logging-format=json',
+  RemoteRequestHeaderUID: 'X-Remote-Uid on requests proxied to extension API servers',
+  AllowParsingUserUIDFromCertAuth: 'the user UID read from a client certificate\'s subject (OID 1.3.6.1.4.1.57683.2)',
+  PodLevelResources: 'spec.resources of pods (dropped on write while off, unless the stored pod has it)',
+  KMSv1: 'the message refusing KMS v1 providers in --encryption-provider-config (off: kube\'s; on: Capstan has no KMS v1)',
+};
+
+/** The startup warning for gates set away from their defaults that change nothing in Capstan; empty when there are none. */
+export function gatesWithoutEffect(gates: FeatureGateSet): string[] {
+  const ignored: string[] = [];
+  for (const [name, spec] of Object.entries(knownFeatureGates)) {
+    if (capstanFeatureGates[name] !== undefined || !gates.explicitlySet(name)) continue;
+    const value = gates.enabled(name);
+    if (value !== spec.default) ignored.push(`${name}=${value}`);
+  }
+  if (ignored.length === 0) return [];
+  return [`Feature gates set away from their defaults that change nothing in Capstan (they concern the kubelet, scheduler, controller manager or features Capstan does not implement): ${ignored.join(',')}`];
+}
