@@ -7,6 +7,7 @@
  */
 import type { KubeObject } from '../../../api/meta/types.js';
 import { hasReason } from '../../apierrors/status-error.js';
+import { typeResolverForBuiltins, updateManagedFields, type TypeResolver } from '../../fieldmanager/managed-fields.js';
 import type { KlogLogger } from '../../observability/logging.js';
 import type { RestStorage } from '../../registry/interface.js';
 import { internalContext } from '../../request/context.js';
@@ -27,6 +28,9 @@ export function hasCondition(fs: FlowSchemaObject, want: Omit<FlowControlConditi
   const c = fs.status?.conditions?.find((x) => x.type === want.type);
   return c !== undefined && c.status === want.status && c.reason === want.reason && c.message === want.message;
 }
+
+let resolver: TypeResolver | undefined;
+const flowSchemaGVK = { group: 'flowcontrol.apiserver.k8s.io', version: 'v1', kind: 'FlowSchema' };
 
 /** metav1.Time: RFC 3339 in seconds. */
 function now(): string {
@@ -100,7 +104,9 @@ export class DanglingStatusWriter {
           if (fs.spec?.priorityLevelConfiguration?.name !== levelName || hasCondition(fs, want)) return fs;
           const others = (fs.status?.conditions ?? []).filter((c) => c.type !== 'Dangling');
           fs.status = { ...(fs.status ?? {}), conditions: [...others, { ...want, lastTransitionTime: now() }] };
-          return fs;
+          // The write is recorded under kube's manager, as its server-side apply of the status would be.
+          resolver ??= typeResolverForBuiltins();
+          return updateManagedFields(resolver, flowSchemaGVK, old, fs, configConsumerFieldManager, 'status', new Date());
         },
       },
       { dryRun: false, fieldManager: configConsumerFieldManager },
