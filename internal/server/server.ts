@@ -345,7 +345,8 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
       { name: 'start-apiextensions-controllers', done: () => true },
       { name: 'crd-informer-synced', done: () => crdInformerSynced },
     ],
-    controllerHooks: [...[...controllerHooks.values()].map((h) => ({ name: h.name, done: () => h.isDone })), ...(flowControl.postStartHooks ?? [])],
+    controllerHooks: [...controllerHooks.values()].map((h) => ({ name: h.name, done: () => h.isDone })),
+    flowControlHooks: flowControl.postStartHooks ?? [],
     aggregatorChecks: aggregator.healthChecks,
     shutdownInitiated: lifecycle.signals.shutdownInitiated,
   });

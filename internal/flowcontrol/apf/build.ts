@@ -82,8 +82,8 @@ export function buildPriorityAndFairness(deps: PriorityAndFairnessDeps): Priorit
     filter,
     serveDebug: (req, res, path, query) => serveDump(dispatcher, req, res, path, query),
     postStartHooks: [
-      { name: 'priority-and-fairness-filter', done: () => started },
       { name: 'priority-and-fairness-config-consumer', done: () => nothingToFollow || config.hasSynced() },
+      { name: 'priority-and-fairness-filter', done: () => started },
     ],
     start() {
       if (started) return;
