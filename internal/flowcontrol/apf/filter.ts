@@ -11,7 +11,9 @@ import type { ServerResponse } from 'node:http';
 import { isLongRunning } from '../../filters/timeout.js';
 import type { Filter } from '../../filters/interface.js';
 import type { RequestState } from '../../filters/request-context.js';
-import type { AdmitRequest, FlowDispatcher } from '../interface.js';
+import type { RequestContext, UserInfo } from '../../request/context.js';
+import type { RequestInfo } from '../../request/request-info.js';
+import type { AdmitRequest, Classification, FlowDispatcher, WorkEstimate } from '../interface.js';
 import type { ConfigController } from './config-controller.js';
 import type { DroppedRequestsTracker } from './retry-after.js';
 import type { WatchTracker } from './watch-tracker.js';
@@ -30,6 +32,28 @@ export interface PriorityAndFairnessFilterDeps {
   readonly estimate: WorkEstimator;
   readonly watches: WatchTracker;
   readonly dropped: DroppedRequestsTracker;
+}
+
+/**
+ * The dispatcher's request. A class, not a literal, so the hot path builds one small object; the
+ * signal is read only by a request that has to wait (the context makes its AbortController lazily).
+ */
+class Admission implements AdmitRequest {
+  readonly user: UserInfo;
+  readonly requestInfo: RequestInfo;
+  readonly mutating: boolean;
+  constructor(
+    readonly classification: Classification,
+    readonly work: WorkEstimate,
+    private readonly ctx: RequestContext,
+  ) {
+    this.user = ctx.user;
+    this.requestInfo = ctx.requestInfo;
+    this.mutating = !nonMutatingVerbs.has(ctx.requestInfo.verb);
+  }
+  get signal(): AbortSignal {
+    return this.ctx.signal;
+  }
 }
 
 /** Go's http.Error after kube's Retry-After header. */
@@ -51,18 +75,7 @@ export function withPriorityAndFairness(deps: PriorityAndFairnessFilterDeps): Fi
     const classification = deps.config.classify(ctx.user, ri);
     res.setHeader(flowSchemaUIDHeader, classification.flowSchemaUID);
     res.setHeader(priorityLevelUIDHeader, classification.priorityLevelUID);
-    const admit: AdmitRequest = {
-      classification,
-      work: deps.estimate(ri, state.query, classification.priorityLevelName),
-      // Read only by a request that has to wait: the context makes its AbortController lazily.
-      get signal() {
-        return ctx.signal;
-      },
-      user: ctx.user,
-      requestInfo: ri,
-      mutating: !nonMutatingVerbs.has(ri.verb),
-    };
-    const result = await deps.dispatcher.admit(admit);
+    const result = await deps.dispatcher.admit(new Admission(classification, deps.estimate(ri, state.query, classification.priorityLevelName), ctx));
     if (!result.admitted) {
       // Timed out (504 already written) or the client left: nothing more to say.
       if (res.headersSent || res.writableEnded) return;
@@ -70,19 +83,24 @@ export function withPriorityAndFairness(deps: PriorityAndFairnessFilterDeps): Fi
       tooManyRequests(res, deps.dropped.retryAfter(classification.priorityLevelName));
       return;
     }
+    if (!isWatch) {
+      // The response may have closed while the request waited: its close came and went.
+      if (res.closed) result.finish();
+      else state.onClose(() => result.finish());
+      return;
+    }
+    const forget = deps.watches.register(ri);
     let finished = false;
     const finish = (): void => {
       if (finished) return;
       finished = true;
       result.finish();
     };
-    const forget = isWatch ? deps.watches.register(ri) : undefined;
-    if (forget) ctx.watchInitialized = finish;
+    ctx.watchInitialized = finish;
     const done = (): void => {
-      forget?.();
+      forget();
       finish();
     };
-    // The response may have closed while the request waited: its close came and went.
     if (res.closed) done();
     else state.onClose(done);
   };
