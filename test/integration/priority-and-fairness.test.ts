@@ -8,7 +8,7 @@
  * its edit.
  */
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:https';
+import { createServer, request as httpsRequest, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { createCertificateAuthority, issueCertificate } from '../../internal/server/pki.js';
@@ -124,6 +124,37 @@ describe('API priority and fairness', () => {
     assert.equal((await get('quick')).status, 404);
     // Other users are not affected.
     assert.equal((await fx.request('GET', '/api/v1/namespaces/default/configmaps/slow-3')).status, 404);
+  });
+
+  it('a watch holds its seat only until its initial events are sent', async () => {
+    const controller = new AbortController();
+    const events: string[] = [];
+    const opened = new Promise<void>((resolve, reject) => {
+      const req = httpsRequest(
+        { host: '127.0.0.1', port: fx.port, ca: fx.ca, path: '/api/v1/namespaces/default/configmaps?watch=1', headers: bearer(slowToken), signal: controller.signal },
+        (res) => {
+          assert.equal(res.statusCode, 200);
+          assert.ok(res.headers['x-kubernetes-pf-flowschema-uid']);
+          res.on('data', (c: Buffer) => events.push(c.toString()));
+          res.on('error', () => undefined);
+          resolve();
+        },
+      );
+      req.on('error', (err) => (controller.signal.aborted ? undefined : reject(err)));
+      req.end();
+    });
+    try {
+      await opened;
+      await new Promise((r) => setTimeout(r, 200));
+      // The one seat of tenant-slow is free again while the watch goes on.
+      const get = await fx.request('GET', '/api/v1/namespaces/default/configmaps/quick', { headers: bearer(slowToken) });
+      assert.equal(get.status, 404, get.text);
+      const dump = (await fx.request('GET', '/debug/api_priority_and_fairness/dump_priority_levels')).text;
+      const row = dump.split('\n').find((l) => l.startsWith('tenant-slow,'))?.split(',').map((c) => c.trim());
+      assert.equal(row?.[5], '0', `ExecutingRequests of tenant-slow: ${dump}`);
+    } finally {
+      controller.abort();
+    }
   });
 
   it('sets the Dangling condition while the level is missing and clears it once it exists', async () => {
