@@ -79,8 +79,11 @@ describe('API priority and fairness', () => {
     for (const name of ['exempt', 'probes', 'system-leader-election', 'endpoint-controller', 'system-node-high', 'system-nodes', 'kube-controller-manager', 'global-default', 'catch-all']) {
       assert.match(out.stdout, new RegExp(`^${name}\\s`, 'm'));
     }
-    const levels = await kubectl(fx.kubeconfigPath, ['get', 'prioritylevelconfigurations', '-o', 'name']);
-    assert.match(levels.stdout, /^prioritylevelconfiguration.flowcontrol.apiserver.k8s.io\/workload-low$/m);
+    assert.match(out.stdout, /^NAME\s+PRIORITYLEVEL\s+MATCHINGPRECEDENCE\s+DISTINGUISHERMETHOD\s+AGE\s+MISSINGPL$/m);
+    await waitFor('the Dangling conditions', async () => /^global-default\s+global-default\s+9900\s+ByUser\s+\S+\s+False$/m.test((await kubectl(fx.kubeconfigPath, ['get', 'flowschemas'])).stdout));
+    const levels = await kubectl(fx.kubeconfigPath, ['get', 'prioritylevelconfigurations']);
+    assert.match(levels.stdout, /^workload-low\s+Limited\s+100\s+128\s+6\s+50\s/m);
+    assert.match(levels.stdout, /^exempt\s+Exempt\s+<none>\s+<none>\s+<none>\s+<none>\s/m);
   });
 
   it('names the FlowSchema and priority level of each request in the response headers', async () => {
