@@ -128,7 +128,7 @@ export class QueueSet {
     r.arrivalR = this.currentR;
     if (this.totSeatsInUse >= this.concurrencyLimit && queue.length >= this.queuing.queueLengthLimit) return Promise.resolve(this.reject(r, 'queue-full'));
     if (!queue.active) queue.nextDispatchR = this.currentR;
-    if (this.totRequestsWaiting === 0 && this.canAccommodate(r.seats)) {
+    if (this.totRequestsWaiting === 0 && this.totSeatsInUse < this.concurrencyLimit && this.canAccommodate(r.seats)) {
       // The only waiting request would be this one: kube enqueues and dispatches it at once; same result.
       series.queueLength.observe(0);
       const wasActive = queue.active;
@@ -362,6 +362,7 @@ export class QueueSet {
   }
 
   private releaseSeats(r: FairRequest): void {
+    r.state = RequestState.Done;
     this.totSeatsInUse -= r.seats;
     r.series.executingSeats.dec(r.seats);
     r.series.concurrencyInUse.dec(r.seats);

@@ -17,6 +17,8 @@ export const enum RequestState {
   Executing,
   /** finish() was called; seats may still be held for the additional latency. */
   Finished,
+  /** Its seats are released. */
+  Done,
   Rejected,
 }
 
