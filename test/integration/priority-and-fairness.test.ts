@@ -203,3 +203,18 @@ describe('API priority and fairness', () => {
     assert.equal((await fx.request('GET', `${fc}/prioritylevelconfigurations/workload-low`)).json().spec.limited.nominalConcurrencyShares, 77);
   });
 });
+
+describe('--enable-priority-and-fairness=false', () => {
+  const fx = useServer({}, ['--enable-priority-and-fairness=false']);
+
+  it('classifies nothing: no headers, no dumps, no filter hooks; the configuration is still kept', async () => {
+    const res = await fx.request('GET', '/api/v1/namespaces');
+    assert.equal(res.status, 200);
+    assert.equal(res.headers['x-kubernetes-pf-flowschema-uid'], undefined);
+    assert.equal(res.headers['x-kubernetes-pf-prioritylevel-uid'], undefined);
+    assert.equal((await fx.request('GET', '/debug/api_priority_and_fairness/dump_priority_levels')).status, 404);
+    const ready = (await fx.request('GET', '/readyz?verbose')).text;
+    assert.doesNotMatch(ready, /priority-and-fairness-filter|priority-and-fairness-config-consumer/);
+    assert.match(ready, /\[\+\]poststarthook\/priority-and-fairness-config-producer ok/);
+  });
+});
