@@ -1,3 +1,8 @@
+/*
+ * Every entry point (start, a timer, finish, a configuration change) calls sync() first, which
+ * sets lastSyncMs to the current time; the accounting after it reads that instead of the clock.
+ */
+
 /**
  * One priority level's queue set: kube's fairqueuing/queueset (1.33) in one thread. Requests are
  * shuffle-sharded into the shortest queue of their flow's hand (least waiting work), dispatched
@@ -149,10 +154,9 @@ export class QueueSet {
     r.series.inqueueRequests.inc();
     r.series.inqueueSeats.inc(r.seats);
     r.series.queueLength.observe(queue.length);
-    this.series.waitingRatio.add(1);
-    this.rw.waiting[r.mutating ? 1 : 0].add(1);
-    this.demand.set(this.totSeatsInUse + this.totSeatsWaiting);
-    this.series.demandRatio.set(this.totSeatsInUse + this.totSeatsWaiting);
+    this.series.waitingRatio.add(1, this.lastSyncMs);
+    this.rw.waiting[r.mutating ? 1 : 0].add(1, this.lastSyncMs);
+    this.demandChanged();
     r.timer = setTimeout(() => this.leaveQueue(r, 'time-out'), this.waitLimitMs);
     r.onAbort = () => this.leaveQueue(r, 'cancelled');
     r.signal.addEventListener('abort', r.onAbort, { once: true });
@@ -178,6 +182,13 @@ export class QueueSet {
     if (this.exempt) return true;
     if (seats > this.concurrencyLimit) return this.totRequestsExecuting === 0;
     return this.totSeatsInUse + seats <= this.concurrencyLimit;
+  }
+
+  /** The seat demand (seats executing and waiting) changed: the borrowing statistics and demand_seats follow it. */
+  private demandChanged(): void {
+    const demand = this.totSeatsInUse + this.totSeatsWaiting;
+    this.demand.set(demand, this.lastSyncMs);
+    this.series.demandRatio.set(demand, this.lastSyncMs);
   }
 
   /** Advances R: the seats in use or asked for (at most the limit), shared by the active queues. */
@@ -241,8 +252,8 @@ export class QueueSet {
     this.totSeatsWaiting -= r.seats;
     r.series.inqueueRequests.dec();
     r.series.inqueueSeats.dec(r.seats);
-    this.series.waitingRatio.add(-1);
-    this.rw.waiting[r.mutating ? 1 : 0].add(-1);
+    this.series.waitingRatio.add(-1, this.lastSyncMs);
+    this.rw.waiting[r.mutating ? 1 : 0].add(-1, this.lastSyncMs);
     if (r.timer) clearTimeout(r.timer);
     if (r.onAbort) r.signal.removeEventListener('abort', r.onAbort);
     this.dispatch(minQueue, r);
@@ -270,8 +281,7 @@ export class QueueSet {
   /** The accounting every dispatch shares. */
   private begin(r: FairRequest): void {
     r.state = RequestState.Executing;
-    r.startMs = this.now();
-    r.startWall = Date.now();
+    r.startMs = this.lastSyncMs;
     this.totDispatched++;
     this.totRequestsExecuting++;
     this.totSeatsInUse += r.seats;
@@ -280,11 +290,10 @@ export class QueueSet {
     f.executingRequests.inc();
     f.executingSeats.inc(r.seats);
     f.concurrencyInUse.inc(r.seats);
-    this.series.executingRatio.add(1);
-    this.series.seatRatio.add(r.seats);
-    this.rw.executing[r.mutating ? 1 : 0].add(1);
-    this.demand.set(this.totSeatsInUse + this.totSeatsWaiting);
-    this.series.demandRatio.set(this.totSeatsInUse + this.totSeatsWaiting);
+    this.series.executingRatio.add(1, this.lastSyncMs);
+    this.series.seatRatio.add(r.seats, this.lastSyncMs);
+    this.rw.executing[r.mutating ? 1 : 0].add(1, this.lastSyncMs);
+    this.demandChanged();
   }
 
   /** kube's anti-windup: a queue's next dispatch is never before its oldest request's arrival. */
@@ -297,7 +306,7 @@ export class QueueSet {
     r.state = RequestState.Rejected;
     this.totRejected++;
     r.series.reject(reason);
-    r.series.waitRejected.observe((this.now() - r.arrivalMs) / 1000);
+    r.series.waitRejected.observe((this.lastSyncMs - r.arrivalMs) / 1000);
     return rejections[reason];
   }
 
@@ -314,10 +323,9 @@ export class QueueSet {
     this.totSeatsWaiting -= r.seats;
     r.series.inqueueRequests.dec();
     r.series.inqueueSeats.dec(r.seats);
-    this.series.waitingRatio.add(-1);
-    this.rw.waiting[r.mutating ? 1 : 0].add(-1);
-    this.demand.set(this.totSeatsInUse + this.totSeatsWaiting);
-    this.series.demandRatio.set(this.totSeatsInUse + this.totSeatsWaiting);
+    this.series.waitingRatio.add(-1, this.lastSyncMs);
+    this.rw.waiting[r.mutating ? 1 : 0].add(-1, this.lastSyncMs);
+    this.demandChanged();
     this.boundNextDispatch(queue);
     if (reason === 'time-out') this.totTimedOut++;
     else this.totCancelled++;
@@ -331,12 +339,12 @@ export class QueueSet {
   private finishRequest(r: FairRequest): void {
     this.sync();
     r.state = RequestState.Finished;
-    const now = this.now();
+    const now = this.lastSyncMs;
     this.totRequestsExecuting--;
     r.series.executingRequests.dec();
     (r.requestInfo.verb === 'watch' ? r.series.execWatch : r.series.execRegular).observe((now - r.startMs) / 1000);
-    this.series.executingRatio.add(-1);
-    this.rw.executing[r.mutating ? 1 : 0].add(-1);
+    this.series.executingRatio.add(-1, this.lastSyncMs);
+    this.rw.executing[r.mutating ? 1 : 0].add(-1, this.lastSyncMs);
     const queue = r.queue;
     if (queue) {
       queue.executing.delete(r);
@@ -366,9 +374,8 @@ export class QueueSet {
     this.totSeatsInUse -= r.seats;
     r.series.executingSeats.dec(r.seats);
     r.series.concurrencyInUse.dec(r.seats);
-    this.series.seatRatio.add(-r.seats);
-    this.demand.set(this.totSeatsInUse + this.totSeatsWaiting);
-    this.series.demandRatio.set(this.totSeatsInUse + this.totSeatsWaiting);
+    this.series.seatRatio.add(-r.seats, this.lastSyncMs);
+    this.demandChanged();
     const queue = r.queue;
     if (!queue) return;
     queue.seatsInUse -= r.seats;

@@ -36,11 +36,9 @@ export class FairRequest {
   finalWork: number;
   /** The queue set's R when the request arrived. */
   arrivalR = 0;
-  /** performance.now() at arrival and at dispatch; Date.now() at both, for the dumps. */
+  /** The queue set's clock (performance.now() milliseconds) at arrival and at dispatch (0 before). */
   arrivalMs: number;
   startMs = 0;
-  arriveWall: number;
-  startWall = 0;
   queue: Queue | undefined = undefined;
   prev: FairRequest | undefined = undefined;
   next: FairRequest | undefined = undefined;
@@ -70,7 +68,6 @@ export class FairRequest {
     this.finalWork = finalSeats * (additionalLatencyMs / 1000);
     this.totalWork = initialSeats * estimatedServiceSeconds + this.finalWork;
     this.arrivalMs = now;
-    this.arriveWall = Date.now();
     this.end = end;
   }
 
