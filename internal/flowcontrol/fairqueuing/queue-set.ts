@@ -81,7 +81,8 @@ export class QueueSet {
   configure(exempt: boolean, queuing: QueuingParams | undefined, queueWaitLimitMs: number): void {
     this.sync();
     this.exempt = exempt;
-    this.waitLimitMs = queueWaitLimitMs;
+    // kube's default wait limit for a request without a deadline (15 s) when none is configured.
+    this.waitLimitMs = queueWaitLimitMs > 0 ? queueWaitLimitMs : 15_000;
     const same = queuing && this.queuing && queuing.queues === this.queuing.queues && queuing.handSize === this.queuing.handSize;
     this.queuing = exempt ? undefined : queuing;
     if (this.queuing && !same) {
