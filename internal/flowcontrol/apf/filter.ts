@@ -89,7 +89,7 @@ export function withPriorityAndFairness(deps: PriorityAndFairnessFilterDeps): Fi
       else state.onClose(() => result.finish());
       return;
     }
-    const forget = deps.watches.register(ri);
+    const forget = deps.watches.register(ri, state.query);
     let finished = false;
     const finish = (): void => {
       if (finished) return;

@@ -1,22 +1,32 @@
 /**
- * kube's watch tracker, by API group and resource: how many watches are open on a resource, which
- * the mutating work estimator turns into the seats a write's notifications take. kube also indexes
- * pods watches by spec.nodeName; here every watch of a resource counts for every write of it (an
- * over-estimate for kubelets' per-node pod watches).
+ * kube's watch tracker: the open watches per API group, resource, namespace and name, which the
+ * mutating work estimator turns into the seats a write's notifications take. A write is
+ * interested in the watches of its whole resource, of its namespace and of its object. Pod
+ * watches selecting spec.nodeName (the kubelets') are served by the watch cache's node index and
+ * reach only their node's pods: as kube's tracker does with that index, they are not counted.
  */
 import type { RequestInfo } from '../../request/request-info.js';
 
-/** Counts open watches per group and resource. */
+/** Whether a pods watch selects one node (kube's builtin spec.nodeName index). */
+function selectsNode(fieldSelector: string | null): boolean {
+  if (!fieldSelector) return false;
+  for (const term of fieldSelector.split(',')) {
+    const t = term.trim();
+    if (t.startsWith('spec.nodeName=') && !t.startsWith('spec.nodeName!=')) return true;
+  }
+  return false;
+}
+
+const noop = (): void => undefined;
+
+/** Counts open watches per group, resource, namespace and name. */
 export class WatchTracker {
   private readonly counts = new Map<string, number>();
 
-  private static key(ri: RequestInfo): string {
-    return `${ri.resource}.${ri.apiGroup}`;
-  }
-
-  /** Registers a watch; returns its forget (idempotent). */
-  register(ri: RequestInfo): () => void {
-    const key = WatchTracker.key(ri);
+  /** Registers a watch (query: its parsed query string); returns its forget (idempotent). */
+  register(ri: RequestInfo, query?: URLSearchParams): () => void {
+    if (ri.resource === 'pods' && ri.apiGroup === '' && selectsNode(query?.get('fieldSelector') ?? null)) return noop;
+    const key = `${ri.apiGroup}/${ri.resource}/${ri.namespace}/${ri.name}`;
     this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
     let done = false;
     return () => {
@@ -28,8 +38,13 @@ export class WatchTracker {
     };
   }
 
-  /** The watches a write of ri's resource notifies. */
+  /** The watches a write described by ri notifies: of the resource, of its namespace, of the object. */
   interestedWatchCount(ri: RequestInfo): number {
-    return this.counts.get(WatchTracker.key(ri)) ?? 0;
+    if (this.counts.size === 0) return 0;
+    const base = `${ri.apiGroup}/${ri.resource}/`;
+    let n = this.counts.get(`${base}/`) ?? 0;
+    if (ri.namespace !== '') n += this.counts.get(`${base}${ri.namespace}/`) ?? 0;
+    if (ri.name !== '') n += this.counts.get(`${base}${ri.namespace}/${ri.name}`) ?? 0;
+    return n;
   }
 }

@@ -58,7 +58,7 @@ describe('APF work estimator', () => {
 
   it('writes: final seats from the watchers of the resource', () => {
     const { run, watches, observed } = setup({});
-    const watch = parseRequestInfo('GET', '/api/v1/namespaces/a/configmaps', new URLSearchParams('watch=1'));
+    const watch = parseRequestInfo('GET', '/api/v1/configmaps', new URLSearchParams('watch=1'));
     const forgets = Array.from({ length: 9 }, () => watches.register(watch));
     assert.deepEqual(run('POST', '/api/v1/namespaces/a/configmaps'), { initialSeats: 1, finalSeats: 0, additionalLatencyMs: 0 });
     forgets.push(watches.register(watch));
@@ -68,6 +68,17 @@ describe('APF work estimator', () => {
     assert.deepEqual(run('DELETE', '/api/v1/namespaces/a/configmaps/x'), { initialSeats: 1, finalSeats: 10, additionalLatencyMs: 10 });
     assert.equal(run('POST', '/api/v1/namespaces/a/secrets').finalSeats, 0, 'another resource');
     assert.deepEqual(observed, [9, 10, 200, 0], 'apiserver_flowcontrol_watch_count_samples');
+    // Watches of one namespace and of one object count for writes there only.
+    const inA = parseRequestInfo('GET', '/api/v1/namespaces/a/secrets', new URLSearchParams('watch=1'));
+    const oneSecret = parseRequestInfo('GET', '/api/v1/namespaces/a/secrets', new URLSearchParams('watch=1&fieldSelector=metadata.name%3Ds'));
+    for (let i = 0; i < 10; i++) forgets.push(watches.register(inA), watches.register(oneSecret));
+    assert.equal(run('PUT', '/api/v1/namespaces/b/secrets/s').finalSeats, 0);
+    assert.equal(run('POST', '/api/v1/namespaces/a/secrets').finalSeats, 1);
+    assert.equal(run('PUT', '/api/v1/namespaces/a/secrets/s').finalSeats, 2);
+    // Kubelets' pod watches (spec.nodeName) are indexed: not counted.
+    const kubelet = parseRequestInfo('GET', '/api/v1/pods', new URLSearchParams('watch=1&fieldSelector=spec.nodeName%3Dn1'));
+    for (let i = 0; i < 50; i++) forgets.push(watches.register(kubelet, new URLSearchParams('fieldSelector=spec.nodeName%3Dn1')));
+    assert.equal(run('PUT', '/api/v1/namespaces/a/pods/p').finalSeats, 0);
     for (const f of forgets) f();
     assert.equal(watches.interestedWatchCount(watch), 0);
   });

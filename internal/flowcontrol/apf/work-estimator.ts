@@ -6,7 +6,7 @@
  *   the objects plus the page when a selector filters a read from etcd, twice the page otherwise;
  *   the count is the resource's stored objects, refreshed in the background. Unknown counts cost
  *   one seat, stale ones (or unparseable options) the maximum.
- * - create, update, patch, delete: one seat, plus one final seat per 10 watches of the resource
+ * - create, update, patch, delete: one seat, plus one final seat per 10 watches it notifies
  *   held for 5 ms each (reshaped to at most the maximum seats for proportionally longer), once at
  *   least 10 watches are open. serviceaccounts/token makes no watch events.
  * - everything else: one seat.
