@@ -595,8 +595,11 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     })();
     return stopping;
   };
+  // Priority and fairness's first digest of the stored configuration, waited for at most a few
+  // seconds (readyz keeps reporting poststarthook/priority-and-fairness-config-consumer either way).
+  const flowControlReady = Promise.race([flowControl.ready, new Promise<void>((resolve) => setTimeout(resolve, controllerCacheWaitMs).unref())]);
   // Ready once bootstrapped and the authorizers' informers have synced (readyz's informer-sync).
-  const allReady = Promise.all([ready, security.authorization.ready, controllersSynced, crdServingSynced, aggregatorReady, ...[...controllerHooks.values()].map((h) => h.done)]).then(() => undefined);
+  const allReady = Promise.all([ready, security.authorization.ready, controllersSynced, crdServingSynced, aggregatorReady, flowControlReady, ...[...controllerHooks.values()].map((h) => h.done)]).then(() => undefined);
   return { port: boundPort, certificate, ready: allReady, metrics, signals: lifecycle.signals, stop };
 }
 

@@ -53,6 +53,8 @@ export interface PriorityAndFairness {
   readonly filter: Filter;
   /** Serves /debug/api_priority_and_fairness/dump_*; false for other paths. */
   serveDebug(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): boolean;
+  /** Resolves once start() ran and the first digest of the stored configuration is in force. */
+  readonly ready: Promise<void>;
   /** kube's post-start hooks of priority and fairness, for readyz: name and whether done. */
   readonly postStartHooks: ReadonlyArray<{ readonly name: string; readonly done: () => boolean }>;
   /** Starts the configuration controller and the object counts (after the server listens). */
@@ -79,9 +81,12 @@ export function buildPriorityAndFairness(deps: PriorityAndFairnessDeps): Priorit
   let started = false;
   // The flowcontrol resources are not served: the mandatory configuration is all there is.
   let nothingToFollow = false;
+  let resolveReady = (): void => undefined;
+  const ready = new Promise<void>((resolve) => (resolveReady = resolve));
   const filter = withPriorityAndFairness({ config, dispatcher, estimate, watches, dropped: new DroppedRequestsTracker() });
   return {
     filter,
+    ready,
     serveDebug: (req, res, path, query) => serveDump(dispatcher, req, res, path, query),
     postStartHooks: [
       { name: 'priority-and-fairness-config-consumer', done: () => nothingToFollow || config.hasSynced() },
@@ -94,13 +99,16 @@ export function buildPriorityAndFairness(deps: PriorityAndFairnessDeps): Priorit
       const statusStorage = deps.storageOf(group, 'flowschemas', 'status');
       status = statusStorage ? new DanglingStatusWriter(statusStorage, deps.log) : undefined;
       try {
-        void config.follow({
-          flowSchemas: deps.informers.get(group, 'flowschemas'),
-          priorityLevels: deps.informers.get(group, 'prioritylevelconfigurations'),
-          ...(status ? { status } : {}),
-        });
+        void config
+          .follow({
+            flowSchemas: deps.informers.get(group, 'flowschemas'),
+            priorityLevels: deps.informers.get(group, 'prioritylevelconfigurations'),
+            ...(status ? { status } : {}),
+          })
+          .then(resolveReady);
       } catch (err) {
         nothingToFollow = true;
+        resolveReady();
         deps.log.error(`priority and fairness: the flowcontrol.apiserver.k8s.io resources are not served, only the mandatory configuration applies: ${(err as Error).message}`);
       }
     },
