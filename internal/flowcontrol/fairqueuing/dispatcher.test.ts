@@ -176,3 +176,32 @@ test('a level whose queuing cannot be shuffle-sharded is ignored, as kube ignore
   assert.equal(d.maxSeats('unknown'), 10);
   d.stop();
 });
+
+test('exempt requests borrow: their demand takes seats other levels may lend', async () => {
+  const { d, registry } = newDispatcher(20, [exempt, queuingLevel('l', 10, { queues: 4, handSize: 1, queueLengthLimit: 5 }, 50)], { borrowingPeriodMs: 30 });
+  const held = [];
+  for (let i = 0; i < 8; i++) held.push(admitted(await d.admit(request('exempt', 'exempt'))));
+  await tick(100);
+  const text = await registry.metrics();
+  // l: nominal 20, may lend 10; exempt: nominal 0, demand 8. Fair share of 20: exempt 8.9, l 11.1.
+  assert.match(text, /apiserver_flowcontrol_current_limit_seats\{priority_level="exempt"\} 9\n/);
+  assert.match(text, /apiserver_flowcontrol_current_limit_seats\{priority_level="l"\} 11\n/);
+  assert.match(text, /apiserver_flowcontrol_demand_seats_high_watermark\{priority_level="exempt"\} 8\n/);
+  for (const h of held) h.finish();
+  d.stop();
+});
+
+test('a changed level keeps its queues and what waits in them; fewer queues go as they empty', async () => {
+  const { d } = newDispatcher(1, [queuingLevel('l', 1, { queues: 8, handSize: 2, queueLengthLimit: 5 })]);
+  const first = admitted(await d.admit(request('l', 'fs', 'a')));
+  const waiting = [d.admit(request('l', 'fs', 'b')), d.admit(request('l', 'fs', 'c'))];
+  d.setPriorityLevels([queuingLevel('l', 3, { queues: 2, handSize: 1, queueLengthLimit: 5 })]);
+  const queuesNow = d.dump('queues', { includeRequestDetails: false }).trim().split('\n').length - 1;
+  assert.ok(queuesNow >= 2 && queuesNow <= 3, `the queues holding requests stay until they empty (${queuesNow})`);
+  assert.match(d.dump('priority_levels', { includeRequestDetails: false }), /^l,\s+\d,\s+false,\s+false,\s+2,\s+1,/m);
+  first.finish();
+  for (const w of waiting) admitted(await w).finish();
+  await tick();
+  assert.equal(d.dump('queues', { includeRequestDetails: false }).trim().split('\n').length - 1, 2);
+  d.stop();
+});

@@ -55,7 +55,8 @@ test('the dispatcher exports kube’s apiserver_flowcontrol_* families with thei
   assert.match(text, /apiserver_flowcontrol_dispatched_requests_total\{flow_schema="fs",priority_level="l"\} 2\n/);
   assert.match(text, /apiserver_flowcontrol_request_wait_duration_seconds_bucket\{execute="true",flow_schema="fs",priority_level="l",le="0"\} 1\n/);
   assert.match(text, /apiserver_flowcontrol_request_execution_seconds_count\{flow_schema="fs",priority_level="l",type="regular"\} 2\n/);
-  assert.match(text, /apiserver_flowcontrol_request_queue_length_after_enqueue_bucket\{flow_schema="fs",priority_level="l",le="0"\} 1\n/);
+  assert.match(text, /apiserver_flowcontrol_request_queue_length_after_enqueue_bucket\{flow_schema="fs",priority_level="l",le="0"\} 0\n/);
+  assert.match(text, /apiserver_flowcontrol_request_queue_length_after_enqueue_bucket\{flow_schema="fs",priority_level="l",le="10"\} 2\n/);
   assert.match(text, /apiserver_flowcontrol_work_estimated_seats_bucket\{flow_schema="fs",priority_level="l",le="2"\} 2\n/);
   assert.match(text, /apiserver_flowcontrol_watch_count_samples_bucket\{flow_schema="fs",priority_level="l",le="10"\} 1\n/);
   assert.match(text, /apiserver_flowcontrol_nominal_limit_seats\{priority_level="l"\} 2\n/);

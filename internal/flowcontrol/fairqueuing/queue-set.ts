@@ -92,6 +92,11 @@ export class QueueSet {
       for (let i = this.queues.length; i < this.queuing.queues; i++) this.queues.push(new Queue(i));
     }
     if (!this.queuing) this.hands = undefined;
+    // Surplus queues that are already empty go now; the others go as they empty (kube's attrition).
+    for (let i = this.queues.length - 1; i >= 0 && this.queues.length > (this.queuing?.queues ?? 0); i--) {
+      const q = this.queues[i] as Queue;
+      if (!q.active && q.seatsInUse === 0) this.removeQueue(q);
+    }
     const qll = Math.max(1, this.queuing?.queueLengthLimit ?? 1) * Math.max(1, this.queuing?.queues ?? 1);
     this.series.waitingRatio.setDenominator(qll);
     this.dispatchAsMuchAsPossible();
@@ -136,7 +141,8 @@ export class QueueSet {
     if (!queue.active) queue.nextDispatchR = this.currentR;
     if (this.totRequestsWaiting === 0 && this.totSeatsInUse < this.concurrencyLimit && this.canAccommodate(r.seats)) {
       // The only waiting request would be this one: kube enqueues and dispatches it at once; same result.
-      series.queueLength.observe(0);
+      // kube observes the length right after enqueueing, this request included.
+      series.queueLength.observe(1);
       const wasActive = queue.active;
       this.dispatch(queue, r);
       if (!wasActive) this.activeQueues++;
@@ -382,10 +388,13 @@ export class QueueSet {
     queue.seatsInUse -= r.seats;
     // Queues beyond the desired number go once they are empty.
     const desired = this.queuing?.queues ?? 0;
-    if (this.queues.length > desired && !queue.active && queue.seatsInUse === 0 && this.queues[queue.index] === queue) {
-      this.queues.splice(queue.index, 1);
-      for (let i = queue.index; i < this.queues.length; i++) (this.queues[i] as Queue).index = i;
-      if (this.robinIndex >= queue.index) this.robinIndex--;
-    }
+    if (this.queues.length > desired && !queue.active && queue.seatsInUse === 0 && this.queues[queue.index] === queue) this.removeQueue(queue);
+  }
+
+  private removeQueue(queue: Queue): void {
+    this.queues.splice(queue.index, 1);
+    for (let i = queue.index; i < this.queues.length; i++) (this.queues[i] as Queue).index = i;
+    // Keep robinIndex + 1 the queue after the one last dispatched from.
+    if (this.robinIndex >= queue.index) this.robinIndex--;
   }
 }
