@@ -14,6 +14,10 @@ export interface FlowControl {
   readonly filter?: Filter;
   /** Serves the /debug/api_priority_and_fairness/ endpoints (priority and fairness only). */
   serveDebug(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): boolean;
+  /** Resolves once flow control's configuration is in force (absent: at once). */
+  readonly ready?: Promise<void>;
+  /** Post-start hooks readyz reports (priority and fairness's); absent: none. */
+  readonly postStartHooks?: ReadonlyArray<{ readonly name: string; readonly done: () => boolean }>;
   start(): void;
   stop(): void;
 }

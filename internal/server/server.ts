@@ -347,6 +347,16 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
         return [c.name, hook] as const;
       }),
   );
+  // --enable-priority-and-fairness, --max-requests-inflight, --max-mutating-requests-inflight.
+  const flowControl = buildFlowControl(options.flowControl, {
+    requestTimeoutMs: options.requestTimeoutMs,
+    informers,
+    storageOf,
+    objectCounts: etcd.objectCounts,
+    registry: metrics.registry,
+    log,
+    featureGates: options.featureGates ?? defaultFeatureGates,
+  });
   const etcdProbe = new EtcdHealthProbe(options.etcdServers, options.etcdPrefix, etcd.factory);
   const rbacPolicy = security.authorization.rbac;
   const health = serverHealthEndpoints({
@@ -363,6 +373,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
       { name: 'crd-informer-synced', done: () => crdInformerSynced },
     ],
     controllerHooks: [...controllerHooks.values()].map((h) => ({ name: h.name, done: () => h.isDone })),
+    flowControlHooks: flowControl.postStartHooks ?? [],
     aggregatorChecks: aggregator.healthChecks,
     shutdownInitiated: lifecycle.signals.shutdownInitiated,
   });
@@ -374,15 +385,6 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   const stopCrdOpenApi = installer.storageOf('apiextensions.k8s.io', 'customresourcedefinitions')
     ? new CrdOpenApiController(informers.get('apiextensions.k8s.io', 'customresourcedefinitions'), { v2: openapiV2, v3: openapi }, log).start()
     : undefined;
-  // --enable-priority-and-fairness, --max-requests-inflight, --max-mutating-requests-inflight.
-  const flowControl = buildFlowControl(options.flowControl, {
-    requestTimeoutMs: options.requestTimeoutMs,
-    informers,
-    storageOf,
-    objectCounts: etcd.objectCounts,
-    registry: metrics.registry,
-    log,
-  });
   const chain = buildChain({
     health,
     discovery,
@@ -608,8 +610,11 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     })();
     return stopping;
   };
+  // Priority and fairness's first digest of the stored configuration, waited for at most a few
+  // seconds (readyz keeps reporting poststarthook/priority-and-fairness-config-consumer either way).
+  const flowControlReady = Promise.race([flowControl.ready, new Promise<void>((resolve) => setTimeout(resolve, controllerCacheWaitMs).unref())]);
   // Ready once bootstrapped and the authorizers' informers have synced (readyz's informer-sync).
-  const allReady = Promise.all([ready, security.authorization.ready, controllersSynced, crdServingSynced, aggregatorReady, ...[...controllerHooks.values()].map((h) => h.done)]).then(() => undefined);
+  const allReady = Promise.all([ready, security.authorization.ready, controllersSynced, crdServingSynced, aggregatorReady, flowControlReady, ...[...controllerHooks.values()].map((h) => h.done)]).then(() => undefined);
   return { port: boundPort, certificate, ready: allReady, metrics, accepted: listener.accepted, signals: lifecycle.signals, stop };
 }
 

@@ -124,7 +124,7 @@ export class QueueSet {
     const now = this.now();
     this.sync(now);
     const w = req.work;
-    const r = new FairRequest(series, req.classification.flowDistinguisher, Math.max(1, w.initialSeats), Math.max(0, w.finalSeats), w.additionalLatencyMs, req.signal, req.user, req.requestInfo, req.mutating, now, this.endFn);
+    const r = new FairRequest(series, req.classification.flowDistinguisher, Math.max(1, w.initialSeats), Math.max(0, w.finalSeats), w.additionalLatencyMs, req, req.user, req.requestInfo, req.mutating, now, this.endFn);
     if (this.exempt) {
       this.dispatchSansQueue(r);
       return Promise.resolve(r);

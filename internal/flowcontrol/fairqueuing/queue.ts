@@ -54,7 +54,7 @@ export class FairRequest {
     initialSeats: number,
     finalSeats: number,
     additionalLatencyMs: number,
-    readonly signal: AbortSignal,
+    private readonly source: { readonly signal: AbortSignal },
     readonly user: UserInfo,
     readonly requestInfo: RequestInfo,
     readonly mutating: boolean,
@@ -69,6 +69,14 @@ export class FairRequest {
     this.totalWork = initialSeats * estimatedServiceSeconds + this.finalWork;
     this.arrivalMs = now;
     this.end = end;
+  }
+
+  /**
+   * The request's signal, read only when the request waits (the request context makes its
+   * AbortController on first read: a few microseconds per request the fast path never pays).
+   */
+  get signal(): AbortSignal {
+    return this.source.signal;
   }
 
   /** Ends the request's execution; must be called exactly once (later calls do nothing). */
