@@ -353,6 +353,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     storageOf,
     objectCounts: etcd.objectCounts,
     registry: metrics.registry,
+    requestMetrics: metrics.requests,
     log,
   });
   const app = buildChain({
