@@ -3,7 +3,7 @@
  * server children, prints each result as a ratio against a baseline measured in the same run,
  * then a table, and writes bench/results/<date>.json.
  *
- *   node dist/bench/run.js [--only creates,get,list,watch,informers,residency,security,audit,admission,custom-resources,etcd-tls,max-in-flight,apf-flood] [--cpu-prof[=DIR]]
+ *   node dist/bench/run.js [--only creates,get,list,watch,informers,residency,security,audit,priority-and-fairness,admission,custom-resources,etcd-tls,max-in-flight,apf-flood] [--cpu-prof[=DIR]]
  *                          [--fail-on-missed] [--label=NAME]
  *
  * Exits 1 when a benchmark could not run (error), and with --fail-on-missed also on a MISSED target.
@@ -17,6 +17,7 @@ import { startLocalEtcd, type LocalEtcd } from '../hack/local-etcd.js';
 import { admissionBenchmark } from './benchmarks/admission.js';
 import { apfFloodBenchmark } from './benchmarks/apf-flood.js';
 import { auditBenchmark } from './benchmarks/audit.js';
+import { priorityAndFairnessBenchmark } from './benchmarks/priority-and-fairness.js';
 import { customResourcesBenchmark } from './benchmarks/custom-resources.js';
 import { etcdTlsBenchmark } from './benchmarks/etcd-tls.js';
 import { cachedGetBenchmark } from './benchmarks/cached-get.js';
@@ -45,6 +46,7 @@ const benchmarks: ReadonlyArray<{ key: string; run: Benchmark; needsPods: boolea
   { key: 'residency', run: residencyBenchmark, needsPods: false },
   { key: 'security', run: securityBenchmark, needsPods: false },
   { key: 'audit', run: auditBenchmark, needsPods: false },
+  { key: 'priority-and-fairness', run: priorityAndFairnessBenchmark, needsPods: false },
   { key: 'admission', run: admissionBenchmark, needsPods: false },
   { key: 'custom-resources', run: customResourcesBenchmark, needsPods: false },
   { key: 'etcd-tls', run: etcdTlsBenchmark, needsPods: false },

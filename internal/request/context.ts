@@ -34,6 +34,12 @@ export interface RequestContext {
    * server is shutting down. Absent otherwise.
    */
   shutdownSignal?: AbortSignal;
+  /**
+   * Set by priority and fairness on an admitted watch: the watch handler calls it once the watch's
+   * initial events are written, and the watch's seats are given back then (kube's
+   * WatchInitialized). Absent otherwise; calling it more than once is harmless.
+   */
+  watchInitialized?: () => void;
   /** Epoch milliseconds by which a non-long-running request must finish, if any. */
   deadline?: number;
   /**

@@ -20,6 +20,8 @@ export interface FlowControl {
   readonly countsInflight?: boolean;
   /** Serves the /debug/api_priority_and_fairness/ endpoints (priority and fairness only). */
   serveDebug(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): boolean;
+  /** Post-start hooks healthz, livez and readyz report (priority and fairness's, or max-in-flight-filter); absent: none. */
+  readonly postStartHooks?: ReadonlyArray<{ readonly name: string; readonly done: () => boolean }>;
   start(): void;
   stop(): void;
 }
@@ -46,6 +48,8 @@ export function buildFlowControl(options: FlowControlOptions | undefined, deps: 
   return {
     ...(filter ? { filter } : {}),
     countsInflight: m !== undefined,
+    // kube registers this hook (it starts the in-flight watermark maintenance) whenever priority and fairness is off.
+    postStartHooks: [{ name: 'max-in-flight-filter', done: () => true }],
     serveDebug: () => false,
     start: () => undefined,
     stop: () => undefined,

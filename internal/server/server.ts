@@ -77,6 +77,7 @@ import type { ServerOptions } from './options/flags.js';
 import { defaultHealthCheckOptions } from './options/health-checks.js';
 import { defaultShutdownOptions } from './options/shutdown.js';
 import { buildFlowControl } from './flow-control.js';
+import { defaultFeatureGates } from '../features/gates.js';
 import { EtcdHealthProbe } from '../storage/etcd3/health-check.js';
 
 /** A running API server. */
@@ -319,6 +320,17 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
         return [c.name, hook] as const;
       }),
   );
+  // --enable-priority-and-fairness, --max-requests-inflight, --max-mutating-requests-inflight.
+  const flowControl = buildFlowControl(options.flowControl, {
+    requestTimeoutMs: options.requestTimeoutMs,
+    informers,
+    storageOf,
+    objectCounts: etcd.objectCounts,
+    registry: metrics.registry,
+    requestMetrics: metrics.requests,
+    log,
+    featureGates: options.featureGates ?? defaultFeatureGates,
+  });
   const etcdProbe = new EtcdHealthProbe(options.etcdServers, options.etcdPrefix, etcd.factory);
   const rbacPolicy = security.authorization.rbac;
   const health = serverHealthEndpoints({
@@ -335,6 +347,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
       { name: 'crd-informer-synced', done: () => crdInformerSynced },
     ],
     controllerHooks: [...controllerHooks.values()].map((h) => ({ name: h.name, done: () => h.isDone })),
+    flowControlHooks: flowControl.postStartHooks ?? [],
     aggregatorChecks: aggregator.healthChecks,
     shutdownInitiated: lifecycle.signals.shutdownInitiated,
   });
@@ -346,16 +359,6 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   const stopCrdOpenApi = installer.storageOf('apiextensions.k8s.io', 'customresourcedefinitions')
     ? new CrdOpenApiController(informers.get('apiextensions.k8s.io', 'customresourcedefinitions'), { v2: openapiV2, v3: openapi }, log).start()
     : undefined;
-  // --enable-priority-and-fairness, --max-requests-inflight, --max-mutating-requests-inflight.
-  const flowControl = buildFlowControl(options.flowControl, {
-    requestTimeoutMs: options.requestTimeoutMs,
-    informers,
-    storageOf,
-    objectCounts: etcd.objectCounts,
-    registry: metrics.registry,
-    requestMetrics: metrics.requests,
-    log,
-  });
   const app = buildChain({
     health,
     discovery,

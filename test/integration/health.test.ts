@@ -11,6 +11,8 @@ const fx = useServer({}, ['--etcd-healthcheck-timeout=500ms', '--etcd-readycheck
 
 const lines = (text: string): string[] => text.trimEnd().split('\n');
 const hooks = [
+  '[+]poststarthook/priority-and-fairness-config-consumer ok',
+  '[+]poststarthook/priority-and-fairness-filter ok',
   '[+]poststarthook/start-apiextensions-informers ok',
   '[+]poststarthook/start-apiextensions-controllers ok',
   '[+]poststarthook/crd-informer-synced ok',

@@ -63,6 +63,12 @@ describe('--max-requests-inflight with --enable-priority-and-fairness=false', ()
     return Promise.all(all);
   };
 
+  it('reports kube\'s max-in-flight-filter post-start hook instead of priority and fairness\'s', async () => {
+    const ready = await call('GET', '/readyz?verbose', undefined, admin);
+    assert.match(ready.text, /^\[\+\]poststarthook\/max-in-flight-filter ok$/m);
+    assert.doesNotMatch(ready.text, /priority-and-fairness-filter/);
+  });
+
   it('refuses exactly the 401st concurrent slow list with 429 and Retry-After: 1', async () => {
     const before = await metrics();
     authz.holdNamespace = 'held-lists';

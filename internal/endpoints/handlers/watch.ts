@@ -97,6 +97,13 @@ export async function serveWatch(h: HandlerInput, opts: ListOptions): Promise<vo
   res.setHeader('Transfer-Encoding', 'chunked');
   setWarnings(res, h.ctx.warnings);
   res.flushHeaders();
+  // Priority and fairness holds a watch's seats until its initial events are written: those
+  // buffered when the watch opened go out in the first batches; with none, it is initialized now.
+  let initialized = h.ctx.watchInitialized;
+  let sawEvent = false;
+  if (initialized) setImmediate(() => {
+    if (!sawEvent) initialized?.();
+  });
 
   let headersSent = false;
   const frame = (type: string, object: KubeObject | Status): Buffer => (protobuf ? protobufFrame(type, object) : Buffer.from(`${JSON.stringify({ type, object })}\n`));
@@ -141,6 +148,7 @@ export async function serveWatch(h: HandlerInput, opts: ListOptions): Promise<vo
   const events = h.metrics?.requests.watchEventRecorder(h.scope.group, h.scope.version, h.scope.kind);
   try {
     for await (const first of watch) {
+      sawEvent = true;
       if (ended) break;
       // Events that reach this watch in the same turn of the event loop (one etcd response, or
       // a backlog when the client is behind) go out in one write: fewer TLS records and syscalls
@@ -172,6 +180,10 @@ export async function serveWatch(h: HandlerInput, opts: ListOptions): Promise<vo
       }
       const out = batch.length === 1 ? (batch[0] as Buffer) : Buffer.concat(batch, size);
       const ok = res.write(out);
+      if (initialized && next === undefined) {
+        initialized();
+        initialized = undefined;
+      }
       if (last.type === 'ERROR') break;
       if (!ok) await new Promise<void>((resolve) => {
         const done = (): void => {
@@ -184,6 +196,7 @@ export async function serveWatch(h: HandlerInput, opts: ListOptions): Promise<vo
       });
     }
   } finally {
+    initialized?.();
     clearTimeout(timer);
     h.shutdown.removeEventListener('abort', stop);
     stop();

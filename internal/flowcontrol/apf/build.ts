@@ -1,16 +1,34 @@
 /**
- * PLACEHOLDER (owner: the apf-config helper, issue 15): API Priority and Fairness as the server
- * runs it: the bootstrap configuration, the configuration controller (FlowSchemas and
- * PriorityLevelConfigurations to PriorityLevelSpecs, status conditions), classification, the work
- * estimator and the filter that asks the FlowDispatcher for seats. Until it lands, nothing is done.
+ * API Priority and Fairness as the server runs it: the configuration controller (FlowSchemas and
+ * PriorityLevelConfigurations to the dispatcher's levels and the classification order, the
+ * Dangling conditions), the work estimator, the filter that asks the FlowDispatcher for seats,
+ * and the debug dumps. The bootstrap configuration itself is kept by the
+ * priority-and-fairness-config-producer in-server controller
+ * (internal/controllers/bootstrap-objects/), which runs whether or not the filter is on, as kube's
+ * does with the flowcontrol API served.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SharedInformers } from '../../controllers/shared-informers.js';
+import { defaultFeatureGates } from '../../features/gates.js';
+import type { FeatureGates } from '../../features/interface.js';
 import type { Filter } from '../../filters/interface.js';
 import type { KlogLogger } from '../../observability/logging.js';
 import type { KubeRegistry } from '../../observability/kube-registry.js';
 import type { RestStorage } from '../../registry/interface.js';
 import type { ObjectCountSource } from '../../storage/etcd3/object-count.js';
+import { createFlowDispatcher } from '../fairqueuing/dispatcher.js';
+import { ConfigController } from './config-controller.js';
+import { DanglingStatusWriter } from './dangling-status.js';
+import { serveDump } from './debug.js';
+import { withPriorityAndFairness } from './filter.js';
+import { ObjectCounts } from './object-counts.js';
+import { DroppedRequestsTracker } from './retry-after.js';
+import { WatchTracker } from './watch-tracker.js';
+import { workEstimator } from './work-estimator.js';
+
+const group = 'flowcontrol.apiserver.k8s.io';
+/** kube's --etcd-count-metric-poll-period default, which its object count tracker follows. */
+const objectCountPeriodMs = 60_000;
 
 /** What priority and fairness is built from. */
 export interface PriorityAndFairnessDeps {
@@ -24,6 +42,8 @@ export interface PriorityAndFairnessDeps {
   readonly objectCounts: ObjectCountSource;
   readonly registry: KubeRegistry;
   readonly log: KlogLogger;
+  /** --feature-gates (WatchList, ConsistentListFromCache); absent: kube's defaults. */
+  readonly featureGates?: FeatureGates;
 }
 
 /** Priority and fairness, running. */
@@ -32,12 +52,61 @@ export interface PriorityAndFairness {
   readonly filter: Filter;
   /** Serves /debug/api_priority_and_fairness/dump_*; false for other paths. */
   serveDebug(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): boolean;
-  /** Starts the bootstrap configuration and the configuration controller (after the server listens). */
+  /** kube's post-start hooks of priority and fairness, for readyz: name and whether done. */
+  readonly postStartHooks: ReadonlyArray<{ readonly name: string; readonly done: () => boolean }>;
+  /** Starts the configuration controller and the object counts (after the server listens). */
   start(): void;
   stop(): void;
 }
 
-/** Builds priority and fairness. */
-export function buildPriorityAndFairness(_deps: PriorityAndFairnessDeps): PriorityAndFairness {
-  return { filter: () => undefined, serveDebug: () => false, start: () => undefined, stop: () => undefined };
+/** Builds priority and fairness; nothing runs until start(). */
+export function buildPriorityAndFairness(deps: PriorityAndFairnessDeps): PriorityAndFairness {
+  const gates = deps.featureGates ?? defaultFeatureGates;
+  const dispatcher = createFlowDispatcher({ serverConcurrencyLimit: deps.serverConcurrencyLimit, queueWaitLimitMs: deps.requestTimeoutMs / 4, registry: deps.registry });
+  const counts = new ObjectCounts(deps.objectCounts, objectCountPeriodMs);
+  const watches = new WatchTracker();
+  const estimate = workEstimator({
+    counts,
+    watches,
+    maxSeats: (level) => dispatcher.maxSeats(level),
+    watchList: gates.enabled('WatchList'),
+    consistentListFromCache: gates.enabled('ConsistentListFromCache'),
+  });
+  const config = new ConfigController(dispatcher);
+  let status: DanglingStatusWriter | undefined;
+  let started = false;
+  // The flowcontrol resources are not served: the mandatory configuration is all there is.
+  let nothingToFollow = false;
+  const filter = withPriorityAndFairness({ config, dispatcher, estimate, watches, dropped: new DroppedRequestsTracker() });
+  return {
+    filter,
+    serveDebug: (req, res, path, query) => serveDump(dispatcher, req, res, path, query),
+    postStartHooks: [
+      { name: 'priority-and-fairness-config-consumer', done: () => nothingToFollow || config.hasSynced() },
+      { name: 'priority-and-fairness-filter', done: () => started },
+    ],
+    start() {
+      if (started) return;
+      started = true;
+      counts.start();
+      const statusStorage = deps.storageOf(group, 'flowschemas', 'status');
+      status = statusStorage ? new DanglingStatusWriter(statusStorage, deps.log) : undefined;
+      try {
+        void config.follow({
+          flowSchemas: deps.informers.get(group, 'flowschemas'),
+          priorityLevels: deps.informers.get(group, 'prioritylevelconfigurations'),
+          ...(status ? { status } : {}),
+        });
+      } catch (err) {
+        nothingToFollow = true;
+        deps.log.error(`priority and fairness: the flowcontrol.apiserver.k8s.io resources are not served, only the mandatory configuration applies: ${(err as Error).message}`);
+      }
+    },
+    stop() {
+      config.stop();
+      status?.stop();
+      counts.stop();
+      dispatcher.stop();
+    },
+  };
 }

@@ -23,6 +23,8 @@ export interface ServerHealthState {
   readonly bootstrapReady: () => boolean;
   /** RBAC's bootstrap roles reconciled since this start; absent when RBAC is not served. */
   readonly rbacBootstrapped?: () => boolean;
+  /** Priority and fairness's post-start hooks (the generic server's: listed before the apiextensions ones, as kube lists them). */
+  readonly flowControlHooks?: ReadonlyArray<{ readonly name: string; readonly done: () => boolean }>;
   /** The apiextensions server's post-start hooks (kube's aggregated chain runs them before kube-apiserver's own). */
   readonly apiextensionsHooks?: ReadonlyArray<{ readonly name: string; readonly done: () => boolean }>;
   /** The in-server controllers that are post-start hooks: name and whether done. */
@@ -53,6 +55,7 @@ export function serverHealthEndpoints(s: ServerHealthState): HealthEndpoints {
     .addReadyzChecks(informerSyncCheck(s.authorizationSynced))
     .addBootSequenceHealthChecks(
       ...s.encryptionChecks.filter(isPostStartHook),
+      ...(s.flowControlHooks ?? []).map((h) => postStartHookCheck(h.name, h.done)),
       ...(s.apiextensionsHooks ?? []).map((h) => postStartHookCheck(h.name, h.done)),
       postStartHookCheck('start-system-namespaces-controller', s.systemNamespacesReady),
       postStartHookCheck('bootstrap-controller', s.bootstrapReady),
