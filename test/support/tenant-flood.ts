@@ -9,6 +9,8 @@
  * p99 alone; the noisy tenant's 429s are counted.
  */
 import { Agent, request } from 'node:https';
+import { Worker } from 'node:worker_threads';
+import type { FloodWorkerCounts, FloodWorkerData } from './tenant-flood-worker.js';
 import type { StaticTokenUser } from './static-tokens.js';
 
 /** The tokens of the two tenants. */
@@ -153,7 +155,7 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
 }
 
-/** Runs `concurrency` request loops until stop() is true; each answer is handed to record. */
+/** Runs `concurrency` request loops until stop() is true. */
 async function loops(concurrency: number, stop: () => boolean, one: () => Promise<void>): Promise<void> {
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -180,28 +182,26 @@ async function quietRun(t: FloodTarget, shape: FloodShape, agent: Agent): Promis
 export async function floodRound(t: FloodTarget, shape: FloodShape, seats: number): Promise<FloodRound> {
   const concurrency = 10 * seats;
   const quietAgent = new Agent({ keepAlive: true, maxSockets: shape.quietConcurrency });
-  const noisyAgent = new Agent({ keepAlive: true, maxSockets: concurrency });
   try {
     // Warm the quiet connections, then measure alone.
     await quietRun(t, { ...shape, measureMs: 300 }, quietAgent);
     const alone = await quietRun(t, shape, quietAgent);
-    let flooding = true;
-    const noisy: { ok: number; rejected: number; other: number; concurrency: number; retryAfter?: string } = { ok: 0, rejected: 0, other: 0, concurrency };
-    const flood = loops(concurrency, () => !flooding, async () => {
-      const a = await call(t, noisyAgent, 'GET', `/api/v1/namespaces/${shape.namespace}/configmaps`, noisyToken, undefined, false).catch(() => ({ status: 0, headers: {}, body: '' }) as Answer);
-      if (a.status === 200) noisy.ok++;
-      else if (a.status === 429) {
-        noisy.rejected++;
-        noisy.retryAfter = String(a.headers['retry-after']);
-        // client-go waits Retry-After before it tries again.
-        const after = Number(a.headers['retry-after'] ?? '1');
-        await new Promise((r) => setTimeout(r, Math.max(0, Math.min(after, 5)) * 1000));
-      } else noisy.other++;
+    // The flood runs in a worker thread: draining its lists must not delay this thread's timing.
+    const data: FloodWorkerData = { port: t.port, ca: t.ca, path: `/api/v1/namespaces/${shape.namespace}/configmaps`, token: noisyToken, concurrency };
+    const worker = new Worker(new URL('./tenant-flood-worker.js', import.meta.url), { workerData: data });
+    const counts = new Promise<FloodWorkerCounts>((resolve, reject) => {
+      worker.on('message', (m: { type: string; counts?: FloodWorkerCounts }) => m.type === 'counts' && resolve(m.counts as FloodWorkerCounts));
+      worker.on('error', reject);
+    });
+    await new Promise<void>((resolve, reject) => {
+      worker.once('message', () => resolve());
+      worker.once('error', reject);
     });
     await new Promise((r) => setTimeout(r, shape.floodWarmupMs));
     const flooded = await quietRun(t, shape, quietAgent);
-    flooding = false;
-    await flood;
+    worker.postMessage({ type: 'stop' });
+    const noisy = { ...(await counts), concurrency };
+    await worker.terminate();
     return {
       aloneP99Ms: percentile(alone.latencies, 99),
       floodedP99Ms: percentile(flooded.latencies, 99),
@@ -213,6 +213,5 @@ export async function floodRound(t: FloodTarget, shape: FloodShape, seats: numbe
     };
   } finally {
     quietAgent.destroy();
-    noisyAgent.destroy();
   }
 }
