@@ -14,6 +14,7 @@ import type { FeatureGates } from '../../features/interface.js';
 import type { Filter } from '../../filters/interface.js';
 import type { KlogLogger } from '../../observability/logging.js';
 import type { KubeRegistry } from '../../observability/kube-registry.js';
+import type { RequestMetrics } from '../../observability/request-metrics.js';
 import type { RestStorage } from '../../registry/interface.js';
 import type { ObjectCountSource } from '../../storage/etcd3/object-count.js';
 import { createFlowDispatcher } from '../fairqueuing/dispatcher.js';
@@ -44,6 +45,8 @@ export interface PriorityAndFairnessDeps {
   readonly log: KlogLogger;
   /** --feature-gates (WatchList, ConsistentListFromCache); absent: kube's defaults. */
   readonly featureGates?: FeatureGates;
+  /** The request metrics: a refused request counts in apiserver_dropped_requests_total (absent: not counted). */
+  readonly requestMetrics?: Pick<RequestMetrics, 'dropped'>;
 }
 
 /** Priority and fairness, running. */
@@ -77,7 +80,15 @@ export function buildPriorityAndFairness(deps: PriorityAndFairnessDeps): Priorit
   let started = false;
   // The flowcontrol resources are not served: the mandatory configuration is all there is.
   let nothingToFollow = false;
-  const filter = withPriorityAndFairness({ config, dispatcher, estimate, watches, dropped: new DroppedRequestsTracker() });
+  const droppedKinds = deps.requestMetrics ? [deps.requestMetrics.dropped.labels('readOnly'), deps.requestMetrics.dropped.labels('mutating')] : undefined;
+  const filter = withPriorityAndFairness({
+    config,
+    dispatcher,
+    estimate,
+    watches,
+    dropped: new DroppedRequestsTracker(),
+    ...(droppedKinds ? { recordDropped: (mutating: boolean) => droppedKinds[mutating ? 1 : 0]?.inc() } : {}),
+  });
   return {
     filter,
     serveDebug: (req, res, path, query) => serveDump(dispatcher, req, res, path, query),
