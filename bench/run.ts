@@ -3,7 +3,7 @@
  * server children, prints each result as a ratio against a baseline measured in the same run,
  * then a table, and writes bench/results/<date>.json.
  *
- *   node dist/bench/run.js [--only creates,get,list,watch,informers,residency,security,audit,priority-and-fairness,admission,custom-resources,etcd-tls,max-in-flight,apf-flood] [--cpu-prof[=DIR]]
+ *   node dist/bench/run.js [--only creates,get,list,watch,informers,residency,security,audit,priority-and-fairness,admission,custom-resources,etcd-tls,apf,max-in-flight,apf-flood] [--cpu-prof[=DIR]]
  *                          [--fail-on-missed] [--label=NAME]
  *
  * Exits 1 when a benchmark could not run (error), and with --fail-on-missed also on a MISSED target.
@@ -19,6 +19,7 @@ import { apfFloodBenchmark } from './benchmarks/apf-flood.js';
 import { auditBenchmark } from './benchmarks/audit.js';
 import { priorityAndFairnessBenchmark } from './benchmarks/priority-and-fairness.js';
 import { customResourcesBenchmark } from './benchmarks/custom-resources.js';
+import { apfDispatchBenchmark } from './benchmarks/apf-dispatch.js';
 import { etcdTlsBenchmark } from './benchmarks/etcd-tls.js';
 import { cachedGetBenchmark } from './benchmarks/cached-get.js';
 import { createsBenchmark } from './benchmarks/creates.js';
@@ -50,6 +51,7 @@ const benchmarks: ReadonlyArray<{ key: string; run: Benchmark; needsPods: boolea
   { key: 'admission', run: admissionBenchmark, needsPods: false },
   { key: 'custom-resources', run: customResourcesBenchmark, needsPods: false },
   { key: 'etcd-tls', run: etcdTlsBenchmark, needsPods: false },
+  { key: 'apf', run: apfDispatchBenchmark, needsPods: false },
   { key: 'max-in-flight', run: maxInFlightBenchmark, needsPods: false },
   { key: 'apf-flood', run: apfFloodBenchmark, needsPods: false },
 ];

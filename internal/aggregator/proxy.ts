@@ -130,6 +130,9 @@ export class AggregatorProxyHandler implements AggregatorProxy {
         res.writeHead(code, out);
         // Watches and logs stream: every chunk goes out as it comes.
         res.flushHeaders();
+        // A proxied watch gives back its priority and fairness seats once the extension server
+        // answers (that server queues the watch by its own configuration).
+        ctx.watchInitialized?.();
         answer.pipe(res);
         answer.on('end', () => resolve());
         answer.on('error', () => {

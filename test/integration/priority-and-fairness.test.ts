@@ -79,8 +79,11 @@ describe('API priority and fairness', () => {
     for (const name of ['exempt', 'probes', 'system-leader-election', 'endpoint-controller', 'system-node-high', 'system-nodes', 'kube-controller-manager', 'global-default', 'catch-all']) {
       assert.match(out.stdout, new RegExp(`^${name}\\s`, 'm'));
     }
-    const levels = await kubectl(fx.kubeconfigPath, ['get', 'prioritylevelconfigurations', '-o', 'name']);
-    assert.match(levels.stdout, /^prioritylevelconfiguration.flowcontrol.apiserver.k8s.io\/workload-low$/m);
+    assert.match(out.stdout, /^NAME\s+PRIORITYLEVEL\s+MATCHINGPRECEDENCE\s+DISTINGUISHERMETHOD\s+AGE\s+MISSINGPL$/m);
+    await waitFor('the Dangling conditions', async () => /^global-default\s+global-default\s+9900\s+ByUser\s+\S+\s+False$/m.test((await kubectl(fx.kubeconfigPath, ['get', 'flowschemas'])).stdout));
+    const levels = await kubectl(fx.kubeconfigPath, ['get', 'prioritylevelconfigurations']);
+    assert.match(levels.stdout, /^workload-low\s+Limited\s+100\s+128\s+6\s+50\s/m);
+    assert.match(levels.stdout, /^exempt\s+Exempt\s+<none>\s+<none>\s+<none>\s+<none>\s/m);
   });
 
   it('names the FlowSchema and priority level of each request in the response headers', async () => {
@@ -198,5 +201,20 @@ describe('API priority and fairness', () => {
     const catchAll = (await fx.request('GET', `${fc}/prioritylevelconfigurations/catch-all`)).json();
     assert.equal(catchAll.metadata.annotations['apf.kubernetes.io/autoupdate-spec'], 'true');
     assert.equal((await fx.request('GET', `${fc}/prioritylevelconfigurations/workload-low`)).json().spec.limited.nominalConcurrencyShares, 77);
+  });
+});
+
+describe('--enable-priority-and-fairness=false', () => {
+  const fx = useServer({}, ['--enable-priority-and-fairness=false']);
+
+  it('classifies nothing: no headers, no dumps, no filter hooks; the configuration is still kept', async () => {
+    const res = await fx.request('GET', '/api/v1/namespaces');
+    assert.equal(res.status, 200);
+    assert.equal(res.headers['x-kubernetes-pf-flowschema-uid'], undefined);
+    assert.equal(res.headers['x-kubernetes-pf-prioritylevel-uid'], undefined);
+    assert.equal((await fx.request('GET', '/debug/api_priority_and_fairness/dump_priority_levels')).status, 404);
+    const ready = (await fx.request('GET', '/readyz?verbose')).text;
+    assert.doesNotMatch(ready, /priority-and-fairness-filter|priority-and-fairness-config-consumer/);
+    assert.match(ready, /\[\+\]poststarthook\/priority-and-fairness-config-producer ok/);
   });
 });

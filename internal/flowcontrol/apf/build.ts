@@ -18,6 +18,7 @@ import type { RequestMetrics } from '../../observability/request-metrics.js';
 import type { RestStorage } from '../../registry/interface.js';
 import type { ObjectCountSource } from '../../storage/etcd3/object-count.js';
 import { createFlowDispatcher } from '../fairqueuing/dispatcher.js';
+import { observeWatchCount } from '../fairqueuing/flow-metrics.js';
 import { ConfigController } from './config-controller.js';
 import { DanglingStatusWriter } from './dangling-status.js';
 import { serveDump } from './debug.js';
@@ -74,6 +75,7 @@ export function buildPriorityAndFairness(deps: PriorityAndFairnessDeps): Priorit
     maxSeats: (level) => dispatcher.maxSeats(level),
     watchList: gates.enabled('WatchList'),
     consistentListFromCache: gates.enabled('ConsistentListFromCache'),
+    observeWatchCount: (level, flowSchema, watchers) => observeWatchCount(deps.registry, level, flowSchema, watchers),
   });
   const config = new ConfigController(dispatcher);
   let status: DanglingStatusWriter | undefined;

@@ -77,7 +77,7 @@ export function withPriorityAndFairness(deps: PriorityAndFairnessFilterDeps): Fi
     const classification = deps.config.classify(ctx.user, ri);
     res.setHeader(flowSchemaUIDHeader, classification.flowSchemaUID);
     res.setHeader(priorityLevelUIDHeader, classification.priorityLevelUID);
-    const result = await deps.dispatcher.admit(new Admission(classification, deps.estimate(ri, state.query, classification.priorityLevelName), ctx));
+    const result = await deps.dispatcher.admit(new Admission(classification, deps.estimate(ri, state.query, classification.priorityLevelName, classification.flowSchemaName), ctx));
     if (!result.admitted) {
       // Timed out (504 already written) or the client left: nothing more to say.
       if (res.headersSent || res.writableEnded) return;

@@ -8,18 +8,23 @@ import { workEstimator } from './work-estimator.js';
 
 function setup(counts: Record<string, ObjectCount>, opts: { maxSeats?: number; watchList?: boolean; consistentListFromCache?: boolean } = {}) {
   const watches = new WatchTracker();
+  const observed: number[] = [];
   const estimate = workEstimator({
     counts: { get: (r) => counts[r] ?? 'unknown' },
     watches,
     maxSeats: () => opts.maxSeats ?? 10,
     watchList: opts.watchList ?? true,
     consistentListFromCache: opts.consistentListFromCache ?? true,
+    observeWatchCount: (level, fs, n) => {
+      assert.deepEqual([level, fs], ['global-default', 'global-default']);
+      observed.push(n);
+    },
   });
   const run = (method: string, path: string, query = '') => {
     const q = new URLSearchParams(query);
-    return estimate(parseRequestInfo(method, path, q), q, 'global-default');
+    return estimate(parseRequestInfo(method, path, q), q, 'global-default', 'global-default');
   };
-  return { run, watches };
+  return { run, watches, observed };
 }
 
 describe('APF work estimator', () => {
@@ -52,7 +57,7 @@ describe('APF work estimator', () => {
   });
 
   it('writes: final seats from the watchers of the resource', () => {
-    const { run, watches } = setup({});
+    const { run, watches, observed } = setup({});
     const watch = parseRequestInfo('GET', '/api/v1/namespaces/a/configmaps', new URLSearchParams('watch=1'));
     const forgets = Array.from({ length: 9 }, () => watches.register(watch));
     assert.deepEqual(run('POST', '/api/v1/namespaces/a/configmaps'), { initialSeats: 1, finalSeats: 0, additionalLatencyMs: 0 });
@@ -62,6 +67,7 @@ describe('APF work estimator', () => {
     // 200 watchers: 20 seats x 5 ms reshaped to the 10-seat cap for 10 ms.
     assert.deepEqual(run('DELETE', '/api/v1/namespaces/a/configmaps/x'), { initialSeats: 1, finalSeats: 10, additionalLatencyMs: 10 });
     assert.equal(run('POST', '/api/v1/namespaces/a/secrets').finalSeats, 0, 'another resource');
+    assert.deepEqual(observed, [9, 10, 200, 0], 'apiserver_flowcontrol_watch_count_samples');
     for (const f of forgets) f();
     assert.equal(watches.interestedWatchCount(watch), 0);
   });

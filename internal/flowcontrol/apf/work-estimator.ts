@@ -36,10 +36,12 @@ export interface WorkEstimatorDeps {
   readonly watchList: boolean;
   /** The ConsistentListFromCache gate: lists without resourceVersion are served from the cache. */
   readonly consistentListFromCache: boolean;
+  /** apiserver_flowcontrol_watch_count_samples: the watchers of each write (absent: not recorded). */
+  readonly observeWatchCount?: (priorityLevelName: string, flowSchemaName: string, watchers: number) => void;
 }
 
 /** Estimates one request; query is its parsed query string. */
-export type WorkEstimator = (ri: RequestInfo, query: URLSearchParams, priorityLevelName: string) => WorkEstimate;
+export type WorkEstimator = (ri: RequestInfo, query: URLSearchParams, priorityLevelName: string, flowSchemaName: string) => WorkEstimate;
 
 function seatsOf(estimate: number): WorkEstimate {
   return estimate === 1 ? oneSeat : { initialSeats: estimate, finalSeats: 0, additionalLatencyMs: 0 };
@@ -84,9 +86,10 @@ export function workEstimator(deps: WorkEstimatorDeps): WorkEstimator {
     return seatsOf(Math.min(maxSeats, Math.max(minimumSeats, Math.ceil(objects / objectsPerSeat))));
   };
 
-  const mutating = (ri: RequestInfo, level: string): WorkEstimate => {
+  const mutating = (ri: RequestInfo, level: string, flowSchema: string): WorkEstimate => {
     if (ri.resource === 'serviceaccounts' && ri.subresource === 'token') return oneSeat;
     const watchers = deps.watches.interestedWatchCount(ri);
+    deps.observeWatchCount?.(level, flowSchema, watchers);
     if (watchers < watchesPerSeat) return oneSeat;
     const maxSeats = cap(level);
     let finalSeats = Math.ceil(watchers / watchesPerSeat);
@@ -95,11 +98,11 @@ export function workEstimator(deps: WorkEstimatorDeps): WorkEstimator {
     return { initialSeats: 1, finalSeats, additionalLatencyMs: work / finalSeats };
   };
 
-  return (ri, query, level) => {
+  return (ri, query, level, flowSchema) => {
     if (!ri.isResourceRequest) return oneSeat;
     const verb = ri.verb;
     if (verb === 'list' || (verb === 'watch' && deps.watchList)) return list(ri, query, level);
-    if (mutatingVerbs.has(verb)) return mutating(ri, level);
+    if (mutatingVerbs.has(verb)) return mutating(ri, level, flowSchema);
     return oneSeat;
   };
 }

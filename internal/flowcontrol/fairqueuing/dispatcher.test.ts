@@ -167,3 +167,12 @@ test('dumps: kube’s columns aligned as Go’s tabwriter aligns them', async ()
   r.finish();
   d.stop();
 });
+
+test('a level whose queuing cannot be shuffle-sharded is ignored, as kube ignores a broken configuration', async () => {
+  const { d } = newDispatcher(10, [queuingLevel('catch-all', 1, { queues: 4, handSize: 1, queueLengthLimit: 5 }), queuingLevel('broken', 1, { queues: 512, handSize: 8, queueLengthLimit: 5 })]);
+  assert.doesNotMatch(d.dump('priority_levels', { includeRequestDetails: false }), /^broken,/m);
+  // The broken level's shares do not count: catch-all gets all 10 seats, max(1, min(ceil(15% of 10), 10 / 1)) = 2.
+  assert.equal(d.maxSeats('catch-all'), 2);
+  assert.equal(d.maxSeats('unknown'), 10);
+  d.stop();
+});

@@ -14,6 +14,7 @@ import { dumpPriorityLevels, dumpQueues, dumpRequests } from './dump.js';
 import { flowControlMetrics, LevelSeries } from './flow-metrics.js';
 import { QueueSet, type ReadWriteGauges } from './queue-set.js';
 import { SeatDemandStats } from './seat-demand.js';
+import { Dealer } from './shuffle-sharding.js';
 import { computeLevelSeats, effectiveMaxSeats, initialCurrentCL, type LevelSeats } from './seats.js';
 
 /** What the dispatcher is built from. */
@@ -75,8 +76,10 @@ export function createFlowDispatcher(config: FlowDispatcherConfig): FlowDispatch
     return st;
   };
 
-  function reconfigure(specs: readonly PriorityLevelSpec[]): void {
-    desired = specs;
+  function reconfigure(given: readonly PriorityLevelSpec[]): void {
+    desired = given;
+    // kube ignores a level whose queuing cannot be shuffle-sharded (API validation normally prevents it).
+    const specs = given.filter((s) => s.exempt || !s.queuing || typeof Dealer.create(s.queuing.queues, s.queuing.handSize) !== 'string');
     const wanted = new Set(specs.map((s) => s.name));
     for (const spec of specs) {
       let st = levels.get(spec.name);

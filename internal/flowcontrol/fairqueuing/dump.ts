@@ -3,6 +3,7 @@
  * dump_requests, with kube's columns (kube 1.33 apf_controller_debug.go): comma-and-tab separated
  * rows aligned by Go's tabwriter. Levels are listed by name.
  */
+import { performance } from 'node:perf_hooks';
 import { goDuration, rfc3339Nano, seatSeconds } from './go-format.js';
 import type { FairRequest } from './queue.js';
 import type { QueueSet } from './queue-set.js';
@@ -53,11 +54,11 @@ export function dumpRequests(levels: readonly DumpedLevel[], includeRequestDetai
       iq,
       ir,
       r.flowDistinguisher,
-      rfc3339Nano(r.arriveWall),
+      rfc3339Nano(performance.timeOrigin + r.arrivalMs),
       r.initialSeats,
       r.finalSeats,
       goDuration(r.additionalLatencyMs),
-      rfc3339Nano(r.startWall),
+      rfc3339Nano(r.startMs === 0 ? 0 : performance.timeOrigin + r.startMs),
     ]);
     if (includeRequestDetails) {
       const ri = r.requestInfo;

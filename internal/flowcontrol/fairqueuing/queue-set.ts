@@ -1,3 +1,8 @@
+/*
+ * Every entry point (start, a timer, finish, a configuration change) calls sync() first, which
+ * sets lastSyncMs to the current time; the accounting after it reads that instead of the clock.
+ */
+
 /**
  * One priority level's queue set: kube's fairqueuing/queueset (1.33) in one thread. Requests are
  * shuffle-sharded into the shortest queue of their flow's hand (least waiting work), dispatched
@@ -76,7 +81,8 @@ export class QueueSet {
   configure(exempt: boolean, queuing: QueuingParams | undefined, queueWaitLimitMs: number): void {
     this.sync();
     this.exempt = exempt;
-    this.waitLimitMs = queueWaitLimitMs;
+    // kube's default wait limit for a request without a deadline (15 s) when none is configured.
+    this.waitLimitMs = queueWaitLimitMs > 0 ? queueWaitLimitMs : 15_000;
     const same = queuing && this.queuing && queuing.queues === this.queuing.queues && queuing.handSize === this.queuing.handSize;
     this.queuing = exempt ? undefined : queuing;
     if (this.queuing && !same) {
@@ -113,7 +119,7 @@ export class QueueSet {
     const now = this.now();
     this.sync(now);
     const w = req.work;
-    const r = new FairRequest(series, req.classification.flowDistinguisher, Math.max(1, w.initialSeats), Math.max(0, w.finalSeats), w.additionalLatencyMs, req.signal, req.user, req.requestInfo, req.mutating, now, this.endFn);
+    const r = new FairRequest(series, req.classification.flowDistinguisher, Math.max(1, w.initialSeats), Math.max(0, w.finalSeats), w.additionalLatencyMs, req, req.user, req.requestInfo, req.mutating, now, this.endFn);
     if (this.exempt) {
       this.dispatchSansQueue(r);
       return Promise.resolve(r);
@@ -128,7 +134,7 @@ export class QueueSet {
     r.arrivalR = this.currentR;
     if (this.totSeatsInUse >= this.concurrencyLimit && queue.length >= this.queuing.queueLengthLimit) return Promise.resolve(this.reject(r, 'queue-full'));
     if (!queue.active) queue.nextDispatchR = this.currentR;
-    if (this.totRequestsWaiting === 0 && this.canAccommodate(r.seats)) {
+    if (this.totRequestsWaiting === 0 && this.totSeatsInUse < this.concurrencyLimit && this.canAccommodate(r.seats)) {
       // The only waiting request would be this one: kube enqueues and dispatches it at once; same result.
       series.queueLength.observe(0);
       const wasActive = queue.active;
@@ -149,10 +155,9 @@ export class QueueSet {
     r.series.inqueueRequests.inc();
     r.series.inqueueSeats.inc(r.seats);
     r.series.queueLength.observe(queue.length);
-    this.series.waitingRatio.add(1);
-    this.rw.waiting[r.mutating ? 1 : 0].add(1);
-    this.demand.set(this.totSeatsInUse + this.totSeatsWaiting);
-    this.series.demandRatio.set(this.totSeatsInUse + this.totSeatsWaiting);
+    this.series.waitingRatio.add(1, this.lastSyncMs);
+    this.rw.waiting[r.mutating ? 1 : 0].add(1, this.lastSyncMs);
+    this.demandChanged();
     r.timer = setTimeout(() => this.leaveQueue(r, 'time-out'), this.waitLimitMs);
     r.onAbort = () => this.leaveQueue(r, 'cancelled');
     r.signal.addEventListener('abort', r.onAbort, { once: true });
@@ -178,6 +183,13 @@ export class QueueSet {
     if (this.exempt) return true;
     if (seats > this.concurrencyLimit) return this.totRequestsExecuting === 0;
     return this.totSeatsInUse + seats <= this.concurrencyLimit;
+  }
+
+  /** The seat demand (seats executing and waiting) changed: the borrowing statistics and demand_seats follow it. */
+  private demandChanged(): void {
+    const demand = this.totSeatsInUse + this.totSeatsWaiting;
+    this.demand.set(demand, this.lastSyncMs);
+    this.series.demandRatio.set(demand, this.lastSyncMs);
   }
 
   /** Advances R: the seats in use or asked for (at most the limit), shared by the active queues. */
@@ -241,8 +253,8 @@ export class QueueSet {
     this.totSeatsWaiting -= r.seats;
     r.series.inqueueRequests.dec();
     r.series.inqueueSeats.dec(r.seats);
-    this.series.waitingRatio.add(-1);
-    this.rw.waiting[r.mutating ? 1 : 0].add(-1);
+    this.series.waitingRatio.add(-1, this.lastSyncMs);
+    this.rw.waiting[r.mutating ? 1 : 0].add(-1, this.lastSyncMs);
     if (r.timer) clearTimeout(r.timer);
     if (r.onAbort) r.signal.removeEventListener('abort', r.onAbort);
     this.dispatch(minQueue, r);
@@ -270,8 +282,7 @@ export class QueueSet {
   /** The accounting every dispatch shares. */
   private begin(r: FairRequest): void {
     r.state = RequestState.Executing;
-    r.startMs = this.now();
-    r.startWall = Date.now();
+    r.startMs = this.lastSyncMs;
     this.totDispatched++;
     this.totRequestsExecuting++;
     this.totSeatsInUse += r.seats;
@@ -280,11 +291,10 @@ export class QueueSet {
     f.executingRequests.inc();
     f.executingSeats.inc(r.seats);
     f.concurrencyInUse.inc(r.seats);
-    this.series.executingRatio.add(1);
-    this.series.seatRatio.add(r.seats);
-    this.rw.executing[r.mutating ? 1 : 0].add(1);
-    this.demand.set(this.totSeatsInUse + this.totSeatsWaiting);
-    this.series.demandRatio.set(this.totSeatsInUse + this.totSeatsWaiting);
+    this.series.executingRatio.add(1, this.lastSyncMs);
+    this.series.seatRatio.add(r.seats, this.lastSyncMs);
+    this.rw.executing[r.mutating ? 1 : 0].add(1, this.lastSyncMs);
+    this.demandChanged();
   }
 
   /** kube's anti-windup: a queue's next dispatch is never before its oldest request's arrival. */
@@ -297,7 +307,7 @@ export class QueueSet {
     r.state = RequestState.Rejected;
     this.totRejected++;
     r.series.reject(reason);
-    r.series.waitRejected.observe((this.now() - r.arrivalMs) / 1000);
+    r.series.waitRejected.observe((this.lastSyncMs - r.arrivalMs) / 1000);
     return rejections[reason];
   }
 
@@ -314,10 +324,9 @@ export class QueueSet {
     this.totSeatsWaiting -= r.seats;
     r.series.inqueueRequests.dec();
     r.series.inqueueSeats.dec(r.seats);
-    this.series.waitingRatio.add(-1);
-    this.rw.waiting[r.mutating ? 1 : 0].add(-1);
-    this.demand.set(this.totSeatsInUse + this.totSeatsWaiting);
-    this.series.demandRatio.set(this.totSeatsInUse + this.totSeatsWaiting);
+    this.series.waitingRatio.add(-1, this.lastSyncMs);
+    this.rw.waiting[r.mutating ? 1 : 0].add(-1, this.lastSyncMs);
+    this.demandChanged();
     this.boundNextDispatch(queue);
     if (reason === 'time-out') this.totTimedOut++;
     else this.totCancelled++;
@@ -331,12 +340,12 @@ export class QueueSet {
   private finishRequest(r: FairRequest): void {
     this.sync();
     r.state = RequestState.Finished;
-    const now = this.now();
+    const now = this.lastSyncMs;
     this.totRequestsExecuting--;
     r.series.executingRequests.dec();
     (r.requestInfo.verb === 'watch' ? r.series.execWatch : r.series.execRegular).observe((now - r.startMs) / 1000);
-    this.series.executingRatio.add(-1);
-    this.rw.executing[r.mutating ? 1 : 0].add(-1);
+    this.series.executingRatio.add(-1, this.lastSyncMs);
+    this.rw.executing[r.mutating ? 1 : 0].add(-1, this.lastSyncMs);
     const queue = r.queue;
     if (queue) {
       queue.executing.delete(r);
@@ -362,12 +371,12 @@ export class QueueSet {
   }
 
   private releaseSeats(r: FairRequest): void {
+    r.state = RequestState.Done;
     this.totSeatsInUse -= r.seats;
     r.series.executingSeats.dec(r.seats);
     r.series.concurrencyInUse.dec(r.seats);
-    this.series.seatRatio.add(-r.seats);
-    this.demand.set(this.totSeatsInUse + this.totSeatsWaiting);
-    this.series.demandRatio.set(this.totSeatsInUse + this.totSeatsWaiting);
+    this.series.seatRatio.add(-r.seats, this.lastSyncMs);
+    this.demandChanged();
     const queue = r.queue;
     if (!queue) return;
     queue.seatsInUse -= r.seats;

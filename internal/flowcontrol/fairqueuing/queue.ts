@@ -17,6 +17,8 @@ export const enum RequestState {
   Executing,
   /** finish() was called; seats may still be held for the additional latency. */
   Finished,
+  /** Its seats are released. */
+  Done,
   Rejected,
 }
 
@@ -34,11 +36,9 @@ export class FairRequest {
   finalWork: number;
   /** The queue set's R when the request arrived. */
   arrivalR = 0;
-  /** performance.now() at arrival and at dispatch; Date.now() at both, for the dumps. */
+  /** The queue set's clock (performance.now() milliseconds) at arrival and at dispatch (0 before). */
   arrivalMs: number;
   startMs = 0;
-  arriveWall: number;
-  startWall = 0;
   queue: Queue | undefined = undefined;
   prev: FairRequest | undefined = undefined;
   next: FairRequest | undefined = undefined;
@@ -54,7 +54,7 @@ export class FairRequest {
     initialSeats: number,
     finalSeats: number,
     additionalLatencyMs: number,
-    readonly signal: AbortSignal,
+    private readonly source: { readonly signal: AbortSignal },
     readonly user: UserInfo,
     readonly requestInfo: RequestInfo,
     readonly mutating: boolean,
@@ -68,8 +68,15 @@ export class FairRequest {
     this.finalWork = finalSeats * (additionalLatencyMs / 1000);
     this.totalWork = initialSeats * estimatedServiceSeconds + this.finalWork;
     this.arrivalMs = now;
-    this.arriveWall = Date.now();
     this.end = end;
+  }
+
+  /**
+   * The request's signal, read only when the request waits (the request context makes its
+   * AbortController on first read: a few microseconds per request the fast path never pays).
+   */
+  get signal(): AbortSignal {
+    return this.source.signal;
   }
 
   /** Ends the request's execution; must be called exactly once (later calls do nothing). */

@@ -33,8 +33,8 @@ export class Integrator {
   }
 
   /** The value is x from now on. */
-  set(x: number): void {
-    this.advance();
+  set(x: number, now = this.now()): void {
+    this.advance(now);
     this.x = x;
     if (x > this.max) this.max = x;
     if (x < this.min) this.min = x;
@@ -42,7 +42,7 @@ export class Integrator {
 
   /** The results since the last reset; starts a new period at the current value. */
   reset(): IntegratorResults {
-    this.advance();
+    this.advance(this.now());
     const duration = this.last - this.start;
     const average = duration > 0 ? this.sumX / duration : 0;
     const variance = duration > 0 ? this.sumXX / duration - average * average : 0;
@@ -53,8 +53,7 @@ export class Integrator {
     return results;
   }
 
-  private advance(): void {
-    const now = this.now();
+  private advance(now: number): void {
     const dt = now - this.last;
     if (dt > 0) {
       this.sumX += this.x * dt;

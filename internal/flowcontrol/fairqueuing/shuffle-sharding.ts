@@ -71,7 +71,8 @@ export function hashFlowID(flowSchemaName: string, distinguisher: string): bigin
  * request; bounded (cleared when full) since distinguishers are user names and namespaces.
  */
 export class HandCache {
-  private readonly hands = new Map<string, readonly number[]>();
+  private readonly hands = new Map<string, Map<string, readonly number[]>>();
+  private size = 0;
 
   constructor(
     private readonly dealer: Dealer,
@@ -80,12 +81,22 @@ export class HandCache {
 
   /** The hand of the flow (flowSchemaName, distinguisher). */
   hand(flowSchemaName: string, distinguisher: string): readonly number[] {
-    const key = distinguisher === '' ? flowSchemaName : `${flowSchemaName}\u0000${distinguisher}`;
-    let hand = this.hands.get(key);
+    let byDistinguisher = this.hands.get(flowSchemaName);
+    if (byDistinguisher === undefined) {
+      byDistinguisher = new Map();
+      this.hands.set(flowSchemaName, byDistinguisher);
+    }
+    let hand = byDistinguisher.get(distinguisher);
     if (hand === undefined) {
-      if (this.hands.size >= this.maxEntries) this.hands.clear();
+      if (this.size >= this.maxEntries) {
+        this.hands.clear();
+        this.size = 0;
+        this.hands.set(flowSchemaName, byDistinguisher);
+        byDistinguisher.clear();
+      }
       hand = this.dealer.deal(hashFlowID(flowSchemaName, distinguisher));
-      this.hands.set(key, hand);
+      byDistinguisher.set(distinguisher, hand);
+      this.size++;
     }
     return hand;
   }

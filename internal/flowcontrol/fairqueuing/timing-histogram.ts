@@ -26,27 +26,27 @@ export class TimingRatioChild {
     this.denominator = initialDenominator;
   }
 
-  /** The numerator becomes v. */
-  set(v: number): void {
-    this.accumulate();
+  /** The numerator becomes v at now (performance.now() milliseconds, which callers usually have at hand). */
+  set(v: number, now = performance.now()): void {
+    this.accumulate(now);
     this.numerator = v;
   }
 
-  /** The numerator changes by d. */
-  add(d: number): void {
-    this.accumulate();
+  /** The numerator changes by d at now. */
+  add(d: number, now = performance.now()): void {
+    this.accumulate(now);
     this.numerator += d;
   }
 
   /** The denominator becomes d (a limit changed). */
-  setDenominator(d: number): void {
-    this.accumulate();
+  setDenominator(d: number, now = performance.now()): void {
+    this.accumulate(now);
     this.denominator = d;
   }
 
-  /** Folds the time since the last change into the buckets. */
-  accumulate(): void {
-    const now = performance.now();
+  /** Folds the time until now into the buckets. */
+  accumulate(now = performance.now()): void {
+    if (now <= this.last) return;
     const ns = (now - this.last) * 1e6;
     this.last = now;
     if (ns <= 0) return;

@@ -11,6 +11,7 @@ import { configMapPrinter, namespacePrinter, secretPrinter, serviceAccountPrinte
 import { leasePrinter } from './coordination.js';
 import { endpointSlicePrinter, endpointsPrinter } from './endpoints.js';
 import { eventPrinter } from './events.js';
+import { flowSchemaPrinter, priorityLevelConfigurationPrinter } from './flowcontrol.js';
 import { hpaPrinter } from './hpa.js';
 import { ingressPrinter } from './networking.js';
 import { nodePrinter } from './nodes.js';
@@ -58,6 +59,8 @@ const byGroupResource: ReadonlyMap<string, TablePrinter> = new Map<string, Table
   ['policy/poddisruptionbudgets', podDisruptionBudgetPrinter],
   ['scheduling.k8s.io/priorityclasses', priorityClassPrinter],
   ['apiregistration.k8s.io/apiservices', apiServicePrinter],
+  ['flowcontrol.apiserver.k8s.io/flowschemas', flowSchemaPrinter],
+  ['flowcontrol.apiserver.k8s.io/prioritylevelconfigurations', priorityLevelConfigurationPrinter],
 ]);
 
 /**
