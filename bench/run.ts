@@ -3,7 +3,7 @@
  * server children, prints each result as a ratio against a baseline measured in the same run,
  * then a table, and writes bench/results/<date>.json.
  *
- *   node dist/bench/run.js [--only creates,get,list,watch,informers,residency,security,audit,priority-and-fairness,admission,custom-resources,etcd-tls,http2,apf,feature-gates] [--cpu-prof[=DIR]]
+ *   node dist/bench/run.js [--only creates,get,list,watch,informers,residency,security,audit,priority-and-fairness,admission,custom-resources,etcd-tls,http2,apf,feature-gates,max-in-flight,apf-flood] [--cpu-prof[=DIR]]
  *                          [--fail-on-missed] [--label=NAME]
  *
  * Exits 1 when a benchmark could not run (error), and with --fail-on-missed also on a MISSED target.
@@ -15,6 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startLocalEtcd, type LocalEtcd } from '../hack/local-etcd.js';
 import { admissionBenchmark } from './benchmarks/admission.js';
+import { apfFloodBenchmark } from './benchmarks/apf-flood.js';
 import { auditBenchmark } from './benchmarks/audit.js';
 import { priorityAndFairnessBenchmark } from './benchmarks/priority-and-fairness.js';
 import { customResourcesBenchmark } from './benchmarks/custom-resources.js';
@@ -26,6 +27,7 @@ import { cachedGetBenchmark } from './benchmarks/cached-get.js';
 import { createsBenchmark } from './benchmarks/creates.js';
 import { informerStartupBenchmark } from './benchmarks/informer-startup.js';
 import { listBenchmark } from './benchmarks/list.js';
+import { maxInFlightBenchmark } from './benchmarks/max-in-flight.js';
 import { residencyBenchmark } from './benchmarks/residency.js';
 import { securityBenchmark } from './benchmarks/security.js';
 import { watchFanoutBenchmark } from './benchmarks/watch-fanout.js';
@@ -54,6 +56,8 @@ const benchmarks: ReadonlyArray<{ key: string; run: Benchmark; needsPods: boolea
   { key: 'http2', run: http2Benchmark, needsPods: false },
   { key: 'apf', run: apfDispatchBenchmark, needsPods: false },
   { key: 'feature-gates', run: featureGatesBenchmark, needsPods: true },
+  { key: 'max-in-flight', run: maxInFlightBenchmark, needsPods: false },
+  { key: 'apf-flood', run: apfFloodBenchmark, needsPods: false },
 ];
 
 const listNamespace = 'bench-list';

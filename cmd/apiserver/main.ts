@@ -4,16 +4,16 @@
  * with code 1, as kube-apiserver's signal handler does. The log is buffered (--log-flush-frequency): it is flushed
  * before every exit, fatal ones included, so the last lines are never lost.
  */
-import { kubernetesVersion } from '../../api/gen/resources.js';
 import { createLogger, type KlogLogger } from '../../internal/observability/logging.js';
 import { parseFlags } from '../../internal/server/options/flags.js';
 import { defaultLoggingOptions } from '../../internal/server/options/logging.js';
 import { startServer } from '../../internal/server/server.js';
+import { defaultGitVersion } from '../../internal/version/info.js';
 
 let log: KlogLogger | undefined;
 
 async function main(): Promise<number> {
-  const parsed = parseFlags(process.argv.slice(2), `Kubernetes v${kubernetesVersion}.0+capstan`);
+  const parsed = parseFlags(process.argv.slice(2), `Kubernetes ${defaultGitVersion}`);
   if (parsed.kind === 'exit') {
     if (parsed.stdout) process.stdout.write(parsed.stdout);
     if (parsed.stderr) process.stderr.write(parsed.stderr);

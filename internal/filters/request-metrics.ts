@@ -3,8 +3,10 @@
  * the first filter, so every answer is counted, 401, 403, 404 and 429 included. When the response
  * closes it records apiserver_request_total, _duration_seconds and (for GET and LIST)
  * apiserver_response_sizes; while a request runs it counts in apiserver_current_inflight_requests
- * or, when long-running, in apiserver_longrunning_requests; a request the timeout answered is a
- * termination, one it cut off after the response had started an abort.
+ * (unless the flow control filter keeps that gauge, as kube's max-in-flight filter does) or, when
+ * long-running, in apiserver_longrunning_requests; a request the timeout answered, or that a flow
+ * control filter refused (ctx.terminatedWith), is a termination, one the timeout cut off after the
+ * response had started an abort.
  *
  * Labels stay bounded whatever clients send: a (sub)resource the server does not serve is
  * labelled with empty group, version, resource and subresource (keeping the group and version
@@ -34,6 +36,11 @@ export interface ServedResources {
 export interface RequestMetricsDeps {
   readonly metrics: RequestMetrics;
   readonly served: ServedResources;
+  /**
+   * false when the flow control filter maintains apiserver_current_inflight_requests itself (kube's
+   * max-in-flight filter counts only the requests that took a seat); default true.
+   */
+  readonly countInflight?: boolean;
 }
 
 /** The children of one verb, dry_run and scope of a target. */
@@ -145,6 +152,8 @@ function record(m: RequestMetrics, res: ServerResponse, state: RequestState, t: 
     set.sizes ??= m.responseSizes.labels(set.verb, t.group, t.version, t.resource, t.subresource, set.scope, t.component);
     set.sizes.observe(responseSize(res, socket, startBytes));
   }
+  const terminatedWith = state.ctx.terminatedWith;
+  if (terminatedWith !== undefined) m.terminations.labels(set.verb, t.group, t.version, t.resource, t.subresource, set.scope, t.component, String(terminatedWith)).inc();
   const deadline = state.ctx.deadline;
   if (deadline !== undefined && Date.now() >= deadline) {
     if (!res.writableFinished) m.aborts.labels(set.verb, t.group, t.version, t.resource, t.subresource, set.scope).inc();
@@ -156,6 +165,7 @@ function record(m: RequestMetrics, res: ServerResponse, state: RequestState, t: 
 export function withRequestMetrics(deps: RequestMetricsDeps): Filter {
   const m = deps.metrics;
   const targets = new Targets(deps.served);
+  const countInflight = deps.countInflight ?? true;
   return (req, res, state) => {
     const started = performance.now();
     const info = state.ctx.requestInfo;
@@ -176,6 +186,10 @@ export function withRequestMetrics(deps: RequestMetricsDeps): Filter {
         gauge.dec();
         record(m, res, state, t, set, started, socket, startBytes);
       });
+      return;
+    }
+    if (!countInflight) {
+      state.onClose(() => record(m, res, state, t, set, started, socket, startBytes));
       return;
     }
     const kind = isReadOnly(info) ? readOnlyKind : mutatingKind;

@@ -1,7 +1,8 @@
 /**
  * The timeout filter: a request that is not long-running (watches, proxy, exec, attach, log and
  * port-forward are) must finish within --request-timeout, or within ?timeout= when shorter;
- * otherwise it is answered 504 Timeout and its context is aborted.
+ * otherwise its context is aborted and it is answered 504 Timeout, or, when its answer had already
+ * started, its connection is aborted. Nothing the handler wrote to storage is undone or retried.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StatusError } from '../apierrors/status-error.js';
@@ -9,6 +10,9 @@ import { parseGoDuration } from '../server/options/duration.js';
 import { writeStatus } from '../endpoints/negotiation/writer.js';
 import type { RequestInfo } from '../request/request-info.js';
 import type { RequestState } from './request-context.js';
+
+/** kube's NewTimeoutError for a request that ran past its deadline (retryAfterSeconds 0: empty details). */
+const timeoutError = new StatusError(504, 'Timeout', 'Timeout: request did not complete within requested timeout - context deadline exceeded', {});
 
 const longRunningVerbs = new Set(['watch', 'proxy']);
 const longRunningSubresources = new Set(['attach', 'exec', 'proxy', 'log', 'portforward']);
@@ -39,8 +43,14 @@ export function armTimeout(req: IncomingMessage, res: ServerResponse, state: Req
   const timer = setTimeout(() => {
     if (res.writableEnded) return;
     state.abort();
-    const err = new StatusError(504, 'Timeout', 'Timeout: request did not complete within requested timeout - context deadline exceeded', {});
-    void writeStatus(req, res, state.query, err);
+    // An answer already under way cannot become a 504: kube aborts the connection (the handler's
+    // ErrAbortHandler: HTTP/1.1 closes it, HTTP/2 resets the stream), so the client sees a broken
+    // answer rather than a complete-looking one. Whatever the handler had done stays done.
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    void writeStatus(req, res, state.query, timeoutError);
   }, timeoutMs);
   timer.unref();
   state.onClose(() => clearTimeout(timer));

@@ -81,6 +81,8 @@ export interface RequestMetrics {
   readonly responseSizes: HistogramVec;
   readonly longRunning: GaugeVec;
   readonly inflight: InflightWatermark;
+  /** apiserver_dropped_requests_total by request_kind (readOnly, mutating): requests refused with 429 by flow control. */
+  readonly dropped: CounterVec;
   readonly terminations: CounterVec;
   readonly aborts: CounterVec;
   readonly watchEvents: CounterVec;
@@ -146,6 +148,7 @@ export function createRequestMetrics(registry: Registry): RequestMetrics {
       registers,
     }),
     inflight: new InflightWatermark(inflightGauge),
+    dropped: new CounterVec({ name: 'apiserver_dropped_requests_total', help: "Number of requests dropped with 'Try again later' response", labelNames: ['request_kind'], registers }),
     terminations: new CounterVec({
       name: 'apiserver_request_terminations_total',
       help: 'Number of requests which apiserver terminated in self-defense.',

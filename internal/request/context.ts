@@ -42,6 +42,12 @@ export interface RequestContext {
   watchInitialized?: () => void;
   /** Epoch milliseconds by which a non-long-running request must finish, if any. */
   deadline?: number;
+  /**
+   * The status code a filter refused the request with in self-defense (kube's
+   * RecordRequestTermination: 429 from the max-in-flight limits or priority and fairness); the
+   * request metrics count it in apiserver_request_terminations_total. Absent otherwise.
+   */
+  terminatedWith?: number;
   /** Texts for `Warning: 299 - "<text>"` response headers, in order, without duplicates. */
   readonly warnings: string[];
   /** The User-Agent header, for default field manager names and audit. */

@@ -120,7 +120,7 @@ export function buildChain(deps: ChainDeps): Chain {
   const authorization = withAuthorization({ authorizer: deps.authorizer, observe: observeAuthorization(deps.metrics) });
   const filters: readonly Filter[] = [
     withAuditInit(deps.audit !== undefined),
-    withRequestMetrics({ metrics: deps.metrics.requests, served: deps.served }),
+    withRequestMetrics({ metrics: deps.metrics.requests, served: deps.served, countInflight: deps.flowControl?.countsInflight !== true }),
     withHTTPLogging(deps.log),
     withRetryAfter(lifecycle),
     withoutResponseCompression(deps.responseCompression ?? true),

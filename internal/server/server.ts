@@ -317,7 +317,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     throw err;
   }
   let boundPort = options.securePort;
-  const discovery = new DiscoveryHandler(installer, () => `${options.bindAddress === '0.0.0.0' ? '127.0.0.1' : options.bindAddress}:${boundPort}`, featureGates.enabled('StorageVersionHash'));
+  const discovery = new DiscoveryHandler(installer, () => `${options.bindAddress === '0.0.0.0' ? '127.0.0.1' : options.bindAddress}:${boundPort}`, options.gitVersion, featureGates.enabled('StorageVersionHash'));
   const openapi = new OpenApiV3Handler(installer);
   const openapiV2 = new OpenApiV2Handler(installer);
   // API aggregation: APIServices, the proxy to extension servers, their discovery and OpenAPI.
@@ -354,6 +354,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
     storageOf,
     objectCounts: etcd.objectCounts,
     registry: metrics.registry,
+    requestMetrics: metrics.requests,
     log,
     featureGates: options.featureGates ?? defaultFeatureGates,
   });

@@ -4,33 +4,13 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { kubernetesVersion } from '../../../api/gen/resources.js';
 import { notFoundFor } from '../not-found.js';
+import { defaultGitVersion, serverVersionInfo } from '../../version/info.js';
 import type { ApiInstaller } from '../installer.js';
 import { parseAccept } from '../negotiation/media-type.js';
 import { encodeBody, wantsPretty, writeBody } from '../negotiation/writer.js';
 import { aggregatedDiscovery, aggregatedGroupItem, aggregatedList, apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './documents.js';
 import { mergedApiGroup, mergedGroups, remoteAggregatedItem, type ExternalDiscovery } from './external.js';
-
-/** The version this server reports at /version. */
-export function versionInfo(): Record<string, string> {
-  const [major, minor] = kubernetesVersion.split('.') as [string, string];
-  return {
-    major,
-    minor,
-    emulationMajor: major,
-    emulationMinor: minor,
-    minCompatibilityMajor: major,
-    minCompatibilityMinor: String(Number(minor) - 1),
-    gitVersion: `v${kubernetesVersion}.0+capstan`,
-    gitCommit: process.env.CAPSTAN_GIT_COMMIT ?? 'unknown',
-    gitTreeState: 'clean',
-    buildDate: process.env.CAPSTAN_BUILD_DATE ?? '1970-01-01T00:00:00Z',
-    goVersion: `node${process.versions.node}`,
-    compiler: 'tsc',
-    platform: `${process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}`,
-  };
-}
 
 interface CachedDocument {
   readonly body: Buffer;
@@ -66,6 +46,8 @@ export class DiscoveryHandler {
   constructor(
     private readonly installer: ApiInstaller,
     private readonly serverAddress: () => string,
+    /** --version=vX.Y.Z's git version, or the built-in one. */
+    private readonly gitVersion: string = defaultGitVersion,
     /** The StorageVersionHash gate (kube 1.33: on): resource lists carry each resource's storageVersionHash. */
     private readonly storageVersionHash = true,
   ) {
@@ -119,7 +101,7 @@ export class DiscoveryHandler {
     const parts = path.replace(/^\/+|\/+$/g, '').split('/');
     const agg = aggregatedVersion(accept);
     const aggType = (v: string): string => `application/json;g=apidiscovery.k8s.io;v=${v};as=APIGroupDiscoveryList`;
-    if (parts.length === 1 && parts[0] === 'version') return this.document('version', () => ({ value: versionInfo(), contentType: 'application/json', indented: true }));
+    if (parts.length === 1 && parts[0] === 'version') return this.document('version', () => ({ value: serverVersionInfo(this.gitVersion), contentType: 'application/json', indented: true }));
     if (parts[0] === 'api') {
       if (parts.length === 1) {
         if (agg) return this.document(`agg-api-${agg}`, () => ({ value: aggregatedDiscovery(this.installer, true, `apidiscovery.k8s.io/${agg}`), contentType: aggType(agg) }));

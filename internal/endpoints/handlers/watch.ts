@@ -64,10 +64,10 @@ export async function serveWatch(h: HandlerInput, opts: ListOptions): Promise<vo
   if (!storage.watch) throw methodNotAllowed();
   const watch = await storage.watch(h.ctx, opts);
 
-  const timeoutSeconds =
-    opts.timeoutSeconds !== undefined && opts.timeoutSeconds > 0
-      ? opts.timeoutSeconds
-      : h.minRequestTimeoutSeconds * (1 + Math.random());
+  // kube's ListResource: timeoutSeconds when given and not 0, else a random time between one and
+  // two --min-request-timeout (spreading reconnects out), and none at all when that is 0.
+  let timeoutSeconds = opts.timeoutSeconds ?? 0;
+  if (timeoutSeconds === 0 && h.minRequestTimeoutSeconds > 0) timeoutSeconds = h.minRequestTimeoutSeconds * (1 + Math.random());
   if (h.log?.enabled(3)) {
     h.log.v(3, 'Starting watch', {
       path: h.ctx.requestInfo.path,
@@ -84,8 +84,10 @@ export async function serveWatch(h: HandlerInput, opts: ListOptions): Promise<vo
     ended = true;
     watch.stop();
   };
-  const timer = setTimeout(stop, timeoutSeconds * 1000);
-  timer.unref();
+  // Past setTimeout's range (about 24.8 days) Node would fire at once: such a watch just runs on.
+  const timeoutMs = Math.max(0, timeoutSeconds * 1000);
+  const timer = timeoutSeconds === 0 || timeoutMs > 2_147_483_647 ? undefined : setTimeout(stop, timeoutMs);
+  timer?.unref();
   h.req.once('close', stop);
   res.once('close', stop);
   h.shutdown.addEventListener('abort', stop, { once: true });

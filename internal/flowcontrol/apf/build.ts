@@ -14,6 +14,7 @@ import type { FeatureGates } from '../../features/interface.js';
 import type { Filter } from '../../filters/interface.js';
 import type { KlogLogger } from '../../observability/logging.js';
 import type { KubeRegistry } from '../../observability/kube-registry.js';
+import type { RequestMetrics } from '../../observability/request-metrics.js';
 import type { RestStorage } from '../../registry/interface.js';
 import type { ObjectCountSource } from '../../storage/etcd3/object-count.js';
 import { createFlowDispatcher } from '../fairqueuing/dispatcher.js';
@@ -45,6 +46,8 @@ export interface PriorityAndFairnessDeps {
   readonly log: KlogLogger;
   /** --feature-gates (WatchList, ConsistentListFromCache); absent: kube's defaults. */
   readonly featureGates?: FeatureGates;
+  /** The request metrics: a refused request counts in apiserver_dropped_requests_total (absent: not counted). */
+  readonly requestMetrics?: Pick<RequestMetrics, 'dropped'>;
 }
 
 /** Priority and fairness, running. */
@@ -83,7 +86,15 @@ export function buildPriorityAndFairness(deps: PriorityAndFairnessDeps): Priorit
   let nothingToFollow = false;
   let resolveReady = (): void => undefined;
   const ready = new Promise<void>((resolve) => (resolveReady = resolve));
-  const filter = withPriorityAndFairness({ config, dispatcher, estimate, watches, dropped: new DroppedRequestsTracker() });
+  const droppedKinds = deps.requestMetrics ? [deps.requestMetrics.dropped.labels('readOnly'), deps.requestMetrics.dropped.labels('mutating')] : undefined;
+  const filter = withPriorityAndFairness({
+    config,
+    dispatcher,
+    estimate,
+    watches,
+    dropped: new DroppedRequestsTracker(),
+    ...(droppedKinds ? { recordDropped: (mutating: boolean) => droppedKinds[mutating ? 1 : 0]?.inc() } : {}),
+  });
   return {
     filter,
     ready,

@@ -32,6 +32,8 @@ export interface PriorityAndFairnessFilterDeps {
   readonly estimate: WorkEstimator;
   readonly watches: WatchTracker;
   readonly dropped: DroppedRequestsTracker;
+  /** kube's RecordDroppedRequest (apiserver_dropped_requests_total by request kind); absent: not counted. */
+  readonly recordDropped?: (mutating: boolean) => void;
 }
 
 /**
@@ -80,6 +82,9 @@ export function withPriorityAndFairness(deps: PriorityAndFairnessFilterDeps): Fi
       // Timed out (504 already written) or the client left: nothing more to say.
       if (res.headersSent || res.writableEnded) return;
       deps.dropped.record(classification.priorityLevelName);
+      // kube's RecordDroppedRequest and RecordRequestTermination (apiserver_request_terminations_total, code 429).
+      deps.recordDropped?.(!nonMutatingVerbs.has(ri.verb));
+      ctx.terminatedWith = 429;
       tooManyRequests(res, deps.dropped.retryAfter(classification.priorityLevelName));
       return;
     }

@@ -3,6 +3,8 @@
  * validated into ServerOptions. Unknown flags and invalid values are refused with a message;
  * nothing parsed is silently ignored.
  */
+import { buildVersionInfo, rawVersionText } from '../../version/info.js';
+import { normalizeVersionArgs, parseVersionFlags, versionFlagHelp, type VersionRequest } from './version-flag.js';
 import { isIP } from 'node:net';
 import yargs from 'yargs';
 import { parseServiceClusterIPRanges } from '../../registry/core/services/service-cidr.js';
@@ -44,6 +46,8 @@ export interface ServerOptions extends FlagGroupOptions {
   readonly verbosity: number;
   /** --service-cluster-ip-range: one CIDR, or two of different families (comma separated). */
   readonly serviceClusterIPRange: string;
+  /** --version=vX.Y.Z...: the git version /version reports instead of the built-in one. */
+  readonly gitVersion?: string;
   /** The address the API server advertises to the cluster (the default/kubernetes Endpoints). */
   readonly advertiseAddress?: string;
   /** --external-hostname: the host (and optional port) of generated URLs (OpenID discovery's jwks_uri). */
@@ -81,7 +85,8 @@ export type ParseResult =
 /** Parses argv (without node and script). versionText is what --version prints. */
 export function parseFlags(argv: readonly string[], versionText: string): ParseResult {
   let helpText = '';
-  const parser = yargs([...argv])
+  const args = normalizeVersionArgs(argv);
+  const parser = yargs(args)
     .scriptName('capstan-apiserver')
     .usage('capstan-apiserver [flags]\n\nA Kubernetes-compatible API server backed by etcd.')
     .parserConfiguration({ 'camel-case-expansion': false, 'boolean-negation': false, 'duplicate-arguments-array': false })
@@ -108,7 +113,7 @@ export function parseFlags(argv: readonly string[], versionText: string): ParseR
     .option('advertise-address', { type: 'string', describe: 'The IP address on which to advertise the apiserver to members of the cluster. If blank, --bind-address is used, or the first non-loopback address of the host when that is 0.0.0.0.' })
     .option('external-hostname', { type: 'string', describe: 'The hostname to use when generating externalized URLs for this master (e.g. Swagger API Docs or OpenID Discovery).' })
     .version(false)
-    .option('version', { type: 'boolean', describe: 'Print version information and quit' })
+    .option('version', { type: 'string', describe: versionFlagHelp })
     .help('help')
     .alias('help', 'h')
     .strict()
@@ -118,8 +123,10 @@ export function parseFlags(argv: readonly string[], versionText: string): ParseR
     });
   for (const g of flagGroups) g.register(parser);
   let parsed: Record<string, unknown>;
+  let version: VersionRequest;
   try {
     parsed = parser.parseSync() as Record<string, unknown>;
+    version = parseVersionFlags(args);
     collectRepeated(parsed, argv, (parser as unknown as { getOptions(): { array: string[] } }).getOptions().array);
     helpText = '';
   } catch (err) {
@@ -127,10 +134,12 @@ export function parseFlags(argv: readonly string[], versionText: string): ParseR
   }
   for (const g of flagGroups) for (const name of g.repeatable ?? []) parsed[name] = repeatedValues(argv, name);
   if (parsed.help) return { kind: 'exit', code: 0, stdout: helpText };
-  if (parsed.version) return { kind: 'exit', code: 0, stdout: `${versionText}\n` };
+  if (version.print === 'true') return { kind: 'exit', code: 0, stdout: `${version.gitVersion !== undefined ? `Kubernetes ${version.gitVersion}` : versionText}\n` };
+  if (version.print === 'raw') return { kind: 'exit', code: 0, stdout: `${rawVersionText(buildVersionInfo(version.gitVersion))}\n` };
   try {
     const groups = validateGroups(parsed);
-    return { kind: 'run', options: { ...validateCore(parsed), ...groups, verbosity: groups.logging?.verbosity ?? 0 }, groups };
+    const core = { ...validateCore(parsed), ...(version.gitVersion !== undefined ? { gitVersion: version.gitVersion } : {}) };
+    return { kind: 'run', options: { ...core, ...groups, verbosity: groups.logging?.verbosity ?? 0 }, groups };
   } catch (err) {
     return { kind: 'exit', code: 1, stderr: `Error: ${(err as Error).message}\n` };
   }
