@@ -16,17 +16,15 @@ import { defaultAdmissionOptions } from './options/admission.js';
 import { defaultControllersOptions } from './options/controllers.js';
 import { controllersFor } from './in-server-controllers.js';
 import { ClusterRoleAggregationController } from '../controllers/clusterrole-aggregation.js';
-import { NamespaceController, type NamespacedContent } from '../controllers/namespace/controller.js';
+import { NamespaceController } from '../controllers/namespace/controller.js';
 import { CrdServingController } from '../apiextensions/serving/controller.js';
 import { ServiceAccountTokenController } from '../controllers/service-account-token/controller.js';
 import { chooseAdvertiseAddress, externalAddress, keepKubernetesService, reconcileKubernetesService, removeFromKubernetesService } from '../controllers/kubernetes-service.js';
-import { buildEndpointReconciler, endpointReconcileIntervalMs } from '../controllers/kubernetes-endpoints/build.js';
+import { endpointReconcileIntervalMs } from '../controllers/kubernetes-endpoints/build.js';
 import { startApiServerIdentity } from '../controllers/apiserver-identity/start.js';
-import { defaultEndpointReconcilerOptions } from './options/endpoint-reconciler.js';
 import { defaultStorageLeaseOptions } from './options/storage-leases.js';
 import { defaultDeleteCollectionOptions } from './options/delete-collection.js';
 import { defaultEventOptions, eventTTLSeconds } from './options/event-ttl.js';
-import { LeaseManager } from '../storage/etcd3/lease-manager.js';
 import { ensureSystemNamespaces, keepSystemNamespaces } from '../controllers/system-namespaces.js';
 import { DiscoveryHandler } from '../endpoints/discovery/handler.js';
 import { ResourceDispatcher } from '../endpoints/dispatcher.js';
@@ -39,7 +37,6 @@ import type { KlogLogger, Logger } from '../observability/logging.js';
 import { createMetrics, type ServerMetrics } from '../observability/metrics.js';
 import { builtinResourceModules } from '../registry/builtin.js';
 import { namespacesModule } from '../registry/core/namespaces/store.js';
-import { apiServerServiceIP, parseServiceClusterIPRanges } from '../registry/core/services/service-cidr.js';
 import { defaultServiceNetworkOptions } from './options/service-network.js';
 import type { RestStorage } from '../registry/interface.js';
 import type { ResourceRegistration, SecurityHandles } from '../registry/registration.js';
@@ -75,6 +72,8 @@ import type { ServerOptions } from './options/flags.js';
 import { defaultHealthCheckOptions } from './options/health-checks.js';
 import { defaultShutdownOptions } from './options/shutdown.js';
 import { buildFlowControl } from './flow-control.js';
+import { kubernetesServiceConfig } from './kubernetes-service-config.js';
+import { namespacedContents } from './namespaced-contents.js';
 import { defaultFeatureGates } from '../features/gates.js';
 import { recordFeatureGateMetrics } from '../features/metrics.js';
 import { gatesWithoutEffect } from '../features/effect.js';
@@ -437,24 +436,12 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   flowControl.start();
   const stopCompactors = etcd.startCompactors(options.etcdCompactionIntervalMs, (m) => log.warn(m));
   const stopStorageMetrics = startStorageMetrics({ store: etcd.objectCounts, client, etcdServers: options.etcdServers, clients: etcd.factory, metrics, options: options.metrics, log });
-  // One entry per stored resource (events.k8s.io/v1 events are core events): the storage
-  // version's registration where it is served, else whichever version --runtime-config left on.
-  const byStored = new Map<string, ResourceRegistration>();
-  for (const r of registrations) {
-    if (!r.namespaced) continue;
-    const storedAs = r.storedAs?.apiVersion ?? 'v1';
-    const storedGroup = !r.conversion ? r.group : storedAs.includes('/') ? storedAs.slice(0, storedAs.indexOf('/')) : '';
-    const key = `${storedGroup}/${r.resource}`;
-    if (!byStored.has(key) || !r.conversion) byStored.set(key, r);
-  }
-  const builtinContents = [...byStored.values()].map((r) => ({ group: r.group, resource: r.resource, storage: r.main }));
-  // Custom resources come and go: the namespaced ones served now are deleted with their namespace.
-  const contents = (): NamespacedContent[] => [...builtinContents, ...installer.dynamicResources().filter((r) => r.namespaced)];
   const namespaceController = new NamespaceController({
     namespaces: namespaceStorage,
     namespaceStatus: namespaces.subresources.status as RestStorage,
     finalize: namespaces.subresources.finalize as RestStorage,
-    contents,
+    contents: namespacedContents(registrations, installer),
+    orderedDeletion: featureGates.enabled('OrderedNamespaceDeletion'),
     log,
   });
   const disabledLoops = (options.controllers ?? defaultControllersOptions).disabled;
@@ -474,27 +461,15 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   const aggregationController = clusterRoleStorage ? new ClusterRoleAggregationController({ storage: clusterRoleStorage, log }) : undefined;
   if (!disabledLoops.has('clusterrole-aggregation-controller')) aggregationController?.start();
   const serviceStorage = registrations.find((r) => r.group === '' && r.resource === 'services')?.main as RestStorage;
-  const endpointsStorage = registrations.find((r) => r.group === '' && r.resource === 'endpoints')?.main as RestStorage;
   // Several servers on one etcd: the kubernetes Service lists every live one (--endpoint-reconciler-type).
   const tuning = options.controlPlaneTuning ?? {};
   const reconcileIntervalMs = tuning.endpointReconcileIntervalMs ?? endpointReconcileIntervalMs;
-  const reconcilerOptions = options.endpointReconciler ?? defaultEndpointReconcilerOptions;
-  const kubernetesService = {
-    clusterIP: apiServerServiceIP(parseServiceClusterIPRanges(options.serviceClusterIPRange)),
-    securePort: boundPort,
-    advertiseAddress: chooseAdvertiseAddress(options.advertiseAddress, options.bindAddress),
-    reconciler: buildEndpointReconciler({
-      type: reconcilerOptions.type,
-      apiserverCount: reconcilerOptions.apiserverCount,
-      endpoints: endpointsStorage,
-      endpointSlices: storageOf('discovery.k8s.io', 'endpointslices') as RestStorage,
-      client,
-      leaseManager: new LeaseManager(client, (options.storageLeases ?? defaultStorageLeaseOptions).reuseDurationSeconds),
-      codec: codecForMediaType(options.storageMediaType),
-      prefix: options.etcdPrefix,
-      ...(tuning.endpointReconcilerTTLSeconds ? { ttlSeconds: tuning.endpointReconcilerTTLSeconds } : {}),
-    }),
-  };
+  const kubernetesService = kubernetesServiceConfig(options, {
+    endpoints: registrations.find((r) => r.group === '' && r.resource === 'endpoints')?.main as RestStorage,
+    endpointSlices: storageOf('discovery.k8s.io', 'endpointslices') as RestStorage,
+    client,
+    boundPort,
+  });
   let stopKeepingService = (): void => undefined;
   const ready = ensureSystemNamespaces(namespaceStorage, log, postStartHooks.signal)
     .then(() => {

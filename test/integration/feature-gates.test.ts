@@ -10,7 +10,7 @@ import { useServer } from '../support/server.js';
 
 const fx = useServer({}, [
   '--feature-gates=APIResponseCompression=false,StorageVersionHash=false',
-  '--feature-gates=kube:APIServerIdentity=false,ConsistentListFromCache=false,PodTopologyLabelsAdmission=true',
+  '--feature-gates=kube:APIServerIdentity=false,ConsistentListFromCache=false,PodTopologyLabelsAdmission=true,OrderedNamespaceDeletion=false',
 ]);
 
 const cms = '/api/v1/namespaces/default/configmaps';
@@ -100,6 +100,26 @@ describe('feature gates', () => {
     });
     assert.equal(res.status, 201, res.text);
     assert.equal(res.json().spec.resources, undefined);
+  });
+
+  it('OrderedNamespaceDeletion=false: a deleted namespace loses its config maps while a pod remains', async () => {
+    const ns = 'unordered';
+    assert.equal((await fx.request('POST', '/api/v1/namespaces', { body: { metadata: { name: ns } } })).status, 201);
+    const pod = { metadata: { name: 'held', finalizers: ['example.com/hold'] }, spec: { containers: [{ name: 'c', image: 'busybox' }] } };
+    assert.equal((await fx.request('POST', `/api/v1/namespaces/${ns}/pods`, { body: pod })).status, 201);
+    assert.equal((await fx.request('POST', `/api/v1/namespaces/${ns}/configmaps`, { body: { metadata: { name: 'gone' } } })).status, 201);
+    assert.equal((await fx.request('DELETE', `/api/v1/namespaces/${ns}`)).status, 200);
+    const deadline = Date.now() + 15_000;
+    while ((await fx.request('GET', `/api/v1/namespaces/${ns}/configmaps/gone`)).status !== 404) {
+      assert.ok(Date.now() < deadline, 'the config map was not deleted while the pod remained');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok((await fx.request('GET', `/api/v1/namespaces/${ns}/pods/held`)).json().metadata.deletionTimestamp);
+    const release = await fx.request('PATCH', `/api/v1/namespaces/${ns}/pods/held`, {
+      rawBody: '{"metadata":{"finalizers":null}}',
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    assert.equal(release.status, 200);
   });
 
   it('kubernetes_feature_enabled reports every gate with its stage and value', async () => {

@@ -68,6 +68,30 @@ describe('namespace deletion', () => {
     await eventually(async () => ((await fx.request('GET', '/api/v1/namespaces/doomed')).status === 404 ? true : undefined), 40_000);
   });
 
+  it('OrderedNamespaceDeletion (kube 1.33: on): nothing else goes while a pod remains', async () => {
+    const ns = 'ordered';
+    assert.equal((await fx.request('POST', '/api/v1/namespaces', { body: { metadata: { name: ns } } })).status, 201);
+    const pod = { metadata: { name: 'held', finalizers: ['example.com/hold'] }, spec: { containers: [{ name: 'c', image: 'busybox' }] } };
+    assert.equal((await fx.request('POST', `/api/v1/namespaces/${ns}/pods`, { body: pod })).status, 201);
+    assert.equal((await fx.request('POST', `/api/v1/namespaces/${ns}/configmaps`, { body: { metadata: { name: 'kept' } } })).status, 201);
+    assert.equal((await fx.request('DELETE', `/api/v1/namespaces/${ns}`)).status, 200);
+    // The pod is marked for deletion and held by its finalizer: the config map stays meanwhile.
+    const remaining = await eventually(async () => {
+      const n = (await fx.request('GET', `/api/v1/namespaces/${ns}`)).json();
+      return (n.status.conditions ?? []).find((c: any) => c.type === 'NamespaceContentRemaining' && c.status === 'True');
+    });
+    assert.equal(remaining.message, 'Some resources are remaining: pods. has 1 resource instances');
+    assert.ok((await fx.request('GET', `/api/v1/namespaces/${ns}/pods/held`)).json().metadata.deletionTimestamp);
+    await new Promise((r) => setTimeout(r, 1_000));
+    assert.equal((await fx.request('GET', `/api/v1/namespaces/${ns}/configmaps/kept`)).status, 200);
+    const release = await fx.request('PATCH', `/api/v1/namespaces/${ns}/pods/held`, {
+      rawBody: '{"metadata":{"finalizers":null}}',
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    assert.equal(release.status, 200);
+    await eventually(async () => ((await fx.request('GET', `/api/v1/namespaces/${ns}`)).status === 404 ? true : undefined), 40_000);
+  });
+
   it('namespaces/finalize changes only spec.finalizers', async () => {
     const created = (await fx.request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'fin' }, spec: { finalizers: ['example.com/a'] } } })).json();
     assert.deepEqual(created.spec.finalizers, ['example.com/a', 'kubernetes']);

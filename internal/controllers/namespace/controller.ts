@@ -3,6 +3,7 @@
  * deletionTimestamp it deletes every namespaced object in it, waits (retrying with backoff) until
  * none is left — objects with finalizers or grace periods may linger — reporting what remains in
  * the namespace's conditions, then removes the `kubernetes` finalizer and deletes the namespace.
+ * With OrderedNamespaceDeletion, pods go first.
  */
 import type { KubeObject } from '../../../api/meta/types.js';
 import { hasReason } from '../../apierrors/status-error.js';
@@ -28,6 +29,12 @@ export interface NamespaceControllerDeps {
   readonly log: Logger;
   /** How often every namespace is looked at again, besides watch events. */
   readonly resyncMs?: number;
+  /**
+   * The OrderedNamespaceDeletion gate (kube 1.33: on): pods are deleted first, and nothing else
+   * in the namespace is deleted while any pod remains (so that a pod never outlives the network
+   * policies, secrets or config maps it runs with).
+   */
+  readonly orderedDeletion?: boolean;
 }
 
 
@@ -165,7 +172,19 @@ export class NamespaceController {
   private async deleteContent(namespace: string): Promise<{ counts: Map<string, number>; finalizers: Map<string, number> }> {
     const counts = new Map<string, number>();
     const finalizers = new Map<string, number>();
-    const contents = typeof this.deps.contents === 'function' ? this.deps.contents() : this.deps.contents;
+    let contents = typeof this.deps.contents === 'function' ? this.deps.contents() : this.deps.contents;
+    if (this.deps.orderedDeletion) {
+      const isPods = (c: NamespacedContent): boolean => c.group === '' && c.resource === 'pods';
+      await this.deleteEach(namespace, contents.filter(isPods), counts, finalizers);
+      if (counts.size > 0) return { counts, finalizers };
+      contents = contents.filter((c) => !isPods(c));
+    }
+    await this.deleteEach(namespace, contents, counts, finalizers);
+    return { counts, finalizers };
+  }
+
+  /** Deletes every object of the given resources in the namespace, counting what remains (and its finalizers). */
+  private async deleteEach(namespace: string, contents: readonly NamespacedContent[], counts: Map<string, number>, finalizers: Map<string, number>): Promise<void> {
     for (const content of contents) {
       const storage = content.storage;
       const ctx = internalContext({ verb: 'deletecollection', group: content.group, resource: content.resource, namespace });
@@ -179,7 +198,6 @@ export class NamespaceController {
         for (const item of left.items) for (const f of item.metadata.finalizers ?? []) finalizers.set(f, (finalizers.get(f) ?? 0) + 1);
       }
     }
-    return { counts, finalizers };
   }
 
   private async reportConditions(name: string, remaining: { counts: Map<string, number>; finalizers: Map<string, number> }): Promise<void> {

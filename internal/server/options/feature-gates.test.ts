@@ -19,6 +19,20 @@ describe('--feature-gates', () => {
     assert.equal(r.options.featureGates?.enabled('APIResponseCompression'), false);
   });
 
+  it('refuses API server features Capstan cannot honour when named, but not through AllAlpha/AllBeta', () => {
+    assert.deepEqual(parseFlags([...base, '--feature-gates=kube:MutatingAdmissionPolicy=true'], 'v'), {
+      kind: 'exit',
+      code: 1,
+      stderr: 'Error: feature gate MutatingAdmissionPolicy=true is not supported by Capstan: the CEL mutations of MutatingAdmissionPolicies are not implemented\n',
+    });
+    const off = parseFlags([...base, '--feature-gates=AuthorizeWithSelectors=false'], 'v');
+    assert.equal(off.kind, 'exit');
+    // The supported value, a later value that undoes it, and AllAlpha's expansion all start.
+    for (const v of ['AuthorizeWithSelectors=true', 'MutatingAdmissionPolicy=true,MutatingAdmissionPolicy=false', 'AllAlpha=true']) {
+      assert.equal(parseFlags([...base, `--feature-gates=${v}`], 'v').kind, 'run', v);
+    }
+  });
+
   it('refuses gates kube 1.33 does not know (removed after GA) and locked gates with kube messages', () => {
     assert.deepEqual(parseFlags([...base, '--feature-gates=RemainingItemCount=false'], 'v'), { kind: 'exit', code: 1, stderr: 'Error: unrecognized feature gate: RemainingItemCount\n' });
     assert.deepEqual(parseFlags([...base, '--feature-gates=APIListChunking=true'], 'v'), { kind: 'exit', code: 1, stderr: 'Error: unrecognized feature gate: APIListChunking\n' });

@@ -3,6 +3,7 @@
  * kube-apiserver's component registry flag (colonSeparatedMultimapStringString, repeatable).
  */
 import { defaultFeatureGates, FeatureGateError, featureGatesHelp, parseFeatureGates, type FeatureGateSet } from '../../features/gates.js';
+import { refusedGateValues } from '../../features/effect.js';
 import { FlagError } from './flag-values.js';
 import type { FlagGroup } from './groups.js';
 
@@ -20,12 +21,28 @@ declare module './groups.js' {
 export function featureGatesFromFlags(p: Record<string, unknown>): FeatureGateSet {
   const values = p['feature-gates'] as string[] | undefined;
   if (values === undefined) return defaultFeatureGates;
+  let gates: FeatureGateSet;
   try {
-    return parseFeatureGates(values);
+    gates = parseFeatureGates(values);
   } catch (err) {
     if (err instanceof FeatureGateError) throw new FlagError(err.message);
     throw err;
   }
+  const refused = refusedGateValues(namedDirectly(values, gates));
+  if (refused.length > 0) throw new FlagError(refused.join('; '));
+  return gates;
+}
+
+/** The gates the flag's pairs name themselves (not through AllAlpha/AllBeta), with their values (the last one given). */
+function namedDirectly(values: readonly string[], gates: FeatureGateSet): Map<string, boolean> {
+  const named = new Map<string, boolean>();
+  for (const value of values) {
+    for (const pair of value.split(',')) {
+      const name = pair.slice(pair.indexOf(':') + 1, pair.includes('=') ? pair.indexOf('=') : undefined).trim();
+      if (name !== '' && name !== 'AllAlpha' && name !== 'AllBeta') named.set(name, gates.enabled(name));
+    }
+  }
+  return named;
 }
 
 /** The --feature-gates flag. */
