@@ -5,6 +5,7 @@
  */
 import { Agent, request } from 'node:https';
 import type { IncomingMessage } from 'node:http';
+import { collectionPath, configMap } from './objects.js';
 
 /** A response read whole. */
 export interface Reply {
@@ -107,4 +108,25 @@ export async function callOk<T = any>(client: Client, method: string, path: stri
 export async function ensureNamespace(client: Client, name: string): Promise<void> {
   const r = await client.call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   if (r.status !== 201 && r.status !== 409) throw serverFailure('POST', `/api/v1/namespaces (${name})`, r.status, r.body);
+}
+
+/**
+ * Makes sure the A/B benchmarks' target exists: namespace/target, a config map of 1 KiB. Servers
+ * that share one etcd see the first one's; each is asked, so that every server's cache has it.
+ */
+export async function ensureTargetConfigMap(servers: ReadonlyArray<{ readonly port: number; readonly ca: string }>, namespace: string): Promise<string> {
+  const collection = collectionPath(namespace, 'configmaps');
+  const target = `${collection}/target`;
+  for (const s of servers) {
+    const client = newClient(s.port, s.ca, 1);
+    try {
+      await ensureNamespace(client, namespace);
+      if ((await client.call('GET', target)).status === 404) {
+        await callOk(client, 'POST', collection, configMap({ name: 'target' }, 1024));
+      }
+    } finally {
+      client.close();
+    }
+  }
+  return target;
 }

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { abResult, runAbRounds, type AbMeasurements, type AbWorkload } from '../ab-rounds.js';
 import { throughput } from '../cannon.js';
-import { callOk, ensureNamespace, newClient } from '../client.js';
+import { ensureTargetConfigMap } from '../client.js';
 import { withServer, type BenchContext } from '../context.js';
 import { collectionPath, configMap } from '../objects.js';
 import type { BenchResult } from '../results.js';
@@ -64,17 +64,7 @@ export async function auditBenchmark(ctx: BenchContext): Promise<BenchResult[]> 
     let measured: AbMeasurements | undefined;
     await withServer(await ctx.apiServer(undefined, [`--audit-policy-file=${policyFile}`, `--audit-log-path=${logFile}`]), async (audited) => {
       await withServer(await ctx.apiServer(), async (plain) => {
-        for (const s of [audited, plain]) {
-          const client = newClient(s.port, s.ca, 1);
-          try {
-            await ensureNamespace(client, namespace);
-            // Both servers share one etcd: the first one made it.
-            const target = `${collectionPath(namespace, 'configmaps')}/target`;
-            if ((await client.call('GET', target)).status === 404) await callOk(client, 'POST', collectionPath(namespace, 'configmaps'), configMap({ name: 'target' }, 1024));
-          } finally {
-            client.close();
-          }
-        }
+        await ensureTargetConfigMap([audited, plain], namespace);
         ctx.log(`audit: ${rounds} rounds of ${seconds}s creates and cached GETs, audit log at Metadata then no audit, ${connections} connections`);
         measured = await audited.profile('audit', () => runAbRounds(audited, plain, measuredWorkloads, rounds));
       });

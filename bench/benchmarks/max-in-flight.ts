@@ -9,9 +9,9 @@
  */
 import { abResult, runAbRounds, type AbMeasurements, type AbWorkload } from '../ab-rounds.js';
 import { throughput } from '../cannon.js';
-import { callOk, ensureNamespace, newClient } from '../client.js';
+import { ensureTargetConfigMap } from '../client.js';
 import { withServer, type BenchContext } from '../context.js';
-import { collectionPath, configMap } from '../objects.js';
+import { collectionPath } from '../objects.js';
 import type { BenchResult } from '../results.js';
 
 const connections = 64;
@@ -28,13 +28,7 @@ export async function maxInFlightBenchmark(ctx: BenchContext): Promise<BenchResu
   let measured: AbMeasurements | undefined;
   await withServer(await ctx.apiServer(undefined, ['--enable-priority-and-fairness=false']), async (limited) => {
     await withServer(await ctx.apiServer(undefined, ['--enable-priority-and-fairness=false', '--max-requests-inflight=0', '--max-mutating-requests-inflight=0']), async (unlimited) => {
-      const client = newClient(limited.port, limited.ca, 1);
-      try {
-        await ensureNamespace(client, namespace);
-        if ((await client.call('GET', target)).status === 404) await callOk(client, 'POST', collectionPath(namespace, 'configmaps'), configMap({ name: 'target' }, 1024));
-      } finally {
-        client.close();
-      }
+      await ensureTargetConfigMap([limited], namespace);
       ctx.log(`max-in-flight: ${rounds} rounds of ${seconds}s cached GETs, limits 400/200 then none, ${connections} connections`);
       measured = await limited.profile('max-in-flight', () => runAbRounds(limited, unlimited, workloads, rounds));
     });

@@ -10,9 +10,9 @@
  */
 import { abResult, runAbRounds, type AbMeasurements, type AbWorkload } from '../ab-rounds.js';
 import { throughput } from '../cannon.js';
-import { callOk, ensureNamespace, newClient } from '../client.js';
+import { ensureTargetConfigMap } from '../client.js';
 import { withServer, type BenchContext } from '../context.js';
-import { collectionPath, configMap } from '../objects.js';
+import { collectionPath } from '../objects.js';
 import type { BenchResult } from '../results.js';
 
 const connections = 64;
@@ -31,17 +31,7 @@ export async function priorityAndFairnessBenchmark(ctx: BenchContext): Promise<B
   let measured: AbMeasurements | undefined;
   await withServer(await ctx.apiServer(), async (apf) => {
     await withServer(await ctx.apiServer(undefined, ['--enable-priority-and-fairness=false', '--max-requests-inflight=0', '--max-mutating-requests-inflight=0']), async (plain) => {
-      for (const s of [apf, plain]) {
-        const client = newClient(s.port, s.ca, 1);
-        try {
-          await ensureNamespace(client, namespace);
-          // Both servers share one etcd: the first one made it.
-          const target = `${collectionPath(namespace, 'configmaps')}/target`;
-          if ((await client.call('GET', target)).status === 404) await callOk(client, 'POST', collectionPath(namespace, 'configmaps'), configMap({ name: 'target' }, 1024));
-        } finally {
-          client.close();
-        }
-      }
+      await ensureTargetConfigMap([apf, plain], namespace);
       ctx.log(`priority-and-fairness: ${rounds} rounds of ${seconds}s cached GETs, APF on then off, ${connections} connections`);
       measured = await apf.profile('priority-and-fairness', () => runAbRounds(apf, plain, workloads, rounds));
     });

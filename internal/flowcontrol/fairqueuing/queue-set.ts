@@ -254,19 +254,24 @@ export class QueueSet {
     s.sMax.set(sMax);
     s.dsMin.set(dsMin);
     s.dsMax.set(dsMax);
-    minQueue.remove(r);
+    this.unqueue(minQueue, r);
+    this.dispatch(minQueue, r);
+    this.boundNextDispatch(minQueue);
+    (r.resolve as (x: AdmitResult) => void)(r);
+    return true;
+  }
+
+  /** r leaves queue's FIFO: the waiting counts and gauges drop, its wait timer and abort listener go. */
+  private unqueue(queue: Queue, r: FairRequest): void {
+    queue.remove(r);
+    if (r.timer) clearTimeout(r.timer);
+    if (r.onAbort) r.signal.removeEventListener('abort', r.onAbort);
     this.totRequestsWaiting--;
     this.totSeatsWaiting -= r.seats;
     r.series.inqueueRequests.dec();
     r.series.inqueueSeats.dec(r.seats);
     this.series.waitingRatio.add(-1, this.lastSyncMs);
     this.rw.waiting[r.mutating ? 1 : 0].add(-1, this.lastSyncMs);
-    if (r.timer) clearTimeout(r.timer);
-    if (r.onAbort) r.signal.removeEventListener('abort', r.onAbort);
-    this.dispatch(minQueue, r);
-    this.boundNextDispatch(minQueue);
-    (r.resolve as (x: AdmitResult) => void)(r);
-    return true;
   }
 
   /** r starts executing from queue (already out of its FIFO). */
@@ -322,16 +327,8 @@ export class QueueSet {
     if (r.state !== RequestState.Waiting) return;
     this.sync();
     const queue = r.queue as Queue;
-    queue.remove(r);
+    this.unqueue(queue, r);
     if (!queue.active) this.activeQueues--;
-    if (r.timer) clearTimeout(r.timer);
-    if (r.onAbort) r.signal.removeEventListener('abort', r.onAbort);
-    this.totRequestsWaiting--;
-    this.totSeatsWaiting -= r.seats;
-    r.series.inqueueRequests.dec();
-    r.series.inqueueSeats.dec(r.seats);
-    this.series.waitingRatio.add(-1, this.lastSyncMs);
-    this.rw.waiting[r.mutating ? 1 : 0].add(-1, this.lastSyncMs);
     this.demandChanged();
     this.boundNextDispatch(queue);
     if (reason === 'time-out') this.totTimedOut++;
