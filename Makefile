@@ -28,6 +28,7 @@ generate: build
 	$(NODE) dist/hack/gen-schemas.js
 	$(NODE) dist/hack/gen-patch-meta.js
 	$(NODE) dist/hack/gen-ssa-types.js
+	$(NODE) dist/hack/gen-cri-proto.js
 	$(NPM) run build --silent
 
 verify: build
@@ -36,6 +37,7 @@ verify: build
 	$(NODE) dist/hack/gen-schemas.js --check
 	$(NODE) dist/hack/gen-patch-meta.js --check
 	$(NODE) dist/hack/gen-ssa-types.js --check
+	$(NODE) dist/hack/gen-cri-proto.js --check
 
 run: build etcd
 	$(NODE) dist/hack/run-local.js
