@@ -3,11 +3,9 @@
  * clients of the container runtime and the test runtimes. The .proto file is read from the source
  * tree at run time (tsc does not copy it to dist/): it is found by walking up from this module.
  */
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
+import { findProtoFile } from '../../find-proto.js';
 
 /** The CRI v1 services. */
 export interface CriServices {
@@ -19,15 +17,7 @@ let cached: CriServices | undefined;
 
 /** The path of api.proto; throws when the source tree does not have it. */
 export function criV1ProtoPath(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    for (const candidate of [join(dir, 'api.proto'), join(dir, 'proto', 'cri', 'v1', 'api.proto')]) {
-      if (existsSync(candidate)) return candidate;
-    }
-    const up = dirname(dir);
-    if (up === dir) throw new Error('proto/cri/v1/api.proto not found above ' + dirname(fileURLToPath(import.meta.url)));
-    dir = up;
-  }
+  return findProtoFile(import.meta.url, 'cri/v1/api.proto');
 }
 
 /**

@@ -3,25 +3,15 @@
  * file is read from the source tree at run time (tsc does not copy it to dist/): it is found by
  * walking up from this module's directory.
  */
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
+import { findProtoFile } from '../../find-proto.js';
 
 let cached: grpc.ServiceClientConstructor | undefined;
 
 /** The path of api.proto; throws when the source tree does not have it. */
 export function kmsV2ProtoPath(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    for (const candidate of [join(dir, 'api.proto'), join(dir, 'proto', 'kms', 'v2', 'api.proto')]) {
-      if (existsSync(candidate)) return candidate;
-    }
-    const up = dirname(dir);
-    if (up === dir) throw new Error('proto/kms/v2/api.proto not found above ' + dirname(fileURLToPath(import.meta.url)));
-    dir = up;
-  }
+  return findProtoFile(import.meta.url, 'kms/v2/api.proto');
 }
 
 /**
