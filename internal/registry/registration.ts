@@ -3,6 +3,7 @@
  * group version it is served in; the endpoint installer takes kind, names and verbs from the
  * generated API data (api/gen/resources.ts) and the behaviour from here.
  */
+import type { KubeletClient } from '../kubeletclient/interface.js';
 import type { FeatureGates } from '../features/interface.js';
 import type { KubeObject } from '../../api/meta/types.js';
 import type { Storage } from '../storage/interface.js';
@@ -75,6 +76,8 @@ export interface RegistryDeps {
   readonly eventTTLSeconds?: number;
   /** --max-connection-bytes-per-sec: the throttle of pods/proxy and services/proxy (0: none). */
   readonly proxyBytesPerSec?: number;
+  /** The kubelets behind pods/log, exec, attach, portforward and nodes/proxy (--kubelet-* flags). */
+  readonly kubeletClient?: KubeletClient;
 }
 
 /** Late-bound security components (see RegistryDeps.security). */
