@@ -76,6 +76,9 @@ export interface NodeAgentFiles {
   readonly certDir: string;
   /** --pod-manifest-path (staticPodPath): static pods go here. */
   readonly manifestDir: string;
+  /** Its --port and healthz port. */
+  readonly port: number;
+  readonly healthzPort: number;
   /** The node agent's arguments (after main.js). */
   readonly args: readonly string[];
 }
@@ -126,6 +129,8 @@ export async function writeNodeAgentFiles(setup: NodeAgentSetup): Promise<NodeAg
     rootDir,
     certDir,
     manifestDir,
+    port: setup.port,
+    healthzPort: setup.healthzPort,
     args: ['--config', files.config, '--kubeconfig', files.kubeconfig, '--hostname-override', setup.nodeName, '--node-ip', nodeIP, '--root-dir', rootDir, '--cert-dir', certDir],
   };
 }
