@@ -116,8 +116,12 @@ export interface NodeAgentConfig {
 
 /** Records core/v1 Events about objects (rate-limited by --event-qps/--event-burst). */
 export interface EventRecorder {
-  /** type Normal or Warning; reason as kubelet's (Pulling, Pulled, Created, Started, Killing, BackOff, Unhealthy, ...). */
-  event(object: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void;
+  /**
+   * type Normal or Warning; reason as kubelet's (Pulling, Pulled, Created, Started, Killing, BackOff,
+   * Unhealthy, ...). fieldPath names the part of the object (a container: "spec.containers{name}").
+   * Never blocks and never throws: the event is queued and written (or dropped) in the background.
+   */
+  event(object: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string, fieldPath?: string): void;
 }
 
 /** What every part of one node's agent receives. */
