@@ -90,7 +90,7 @@ describe('node agent: Node, Lease and runtime', { timeout: 120_000 }, () => {
     assert.ok(Date.now() > Date.parse(after.spec.renewTime!) + after.spec.leaseDurationSeconds! * 1000, 'renewTime + leaseDurationSeconds has passed: the Lease expired');
   });
 
-  it('without containerd it exits saying the runtime endpoint is unreachable, naming it', async () => {
+  it('without containerd it exits saying the runtime endpoint is unreachable (Unavailable), naming it', async () => {
     const endpoint = `unix:///tmp/capstan-no-runtime-${process.pid}/containerd.sock`;
     const files = await writeNodeAgentFiles({
       dir: join(fx.server.dir, 'no-runtime'),
@@ -111,6 +111,8 @@ describe('node agent: Node, Lease and runtime', { timeout: 120_000 }, () => {
     assert.equal(typeof code, 'number', `exits by itself (got ${code}):\n${agent.output()}`);
     const said = agent.output();
     assert.ok(said.includes(endpoint), `names the endpoint ${endpoint}:\n${said}`);
-    assert.match(said, /unreachable/i, 'says it is unreachable');
+    // kubelet's words: "validate service connection: validate CRI v1 runtime API for endpoint
+    // "unix:///...": rpc error: code = Unavailable desc = ...", the gRPC code saying it is unreachable.
+    assert.match(said, /validate service connection: validate CRI v1 runtime API for endpoint "unix:\/\/\/[^"]+": rpc error: code = Unavailable desc = /, 'says the runtime endpoint is unreachable (Unavailable)');
   });
 });

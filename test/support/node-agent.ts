@@ -119,6 +119,7 @@ export function useNodeAgent(opts: NodeAgentFixtureOptions): NodeAgentFixture {
   fx.server = server;
   before(async () => {
     if (process.getuid?.() !== 0) throw new Error('node agent tests need root: containerd, runc and the CNI bridge all do (run `make test` as root)');
+    await server.started;
     const dir = server.dir;
     fx.adminKubeconfig = join(dir, 'admin.kubeconfig');
     await writeFile(fx.adminKubeconfig, kubeconfig(`https://127.0.0.1:${server.port}`, server.ca, 'capstan', { clientCert: fx.admin.cert, clientKey: fx.admin.key }));
