@@ -187,6 +187,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
       proxyBytesPerSec: (options.http2 ?? defaultHttp2Options).maxConnectionBytesPerSec,
       featureGates,
       ...(serviceAccountTokens ? { serviceAccountTokens } : {}),
+      ...(options.kubeletClientOverride ? { kubeletClient: options.kubeletClientOverride } : {}),
     }),
   );
   // --runtime-config over kube's defaults, and the resources' feature gates: what is left out is
