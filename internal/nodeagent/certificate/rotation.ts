@@ -19,6 +19,8 @@ export interface RotationDeps {
   readonly log: Logger;
   /** Called after each swap (tests). */
   readonly onRotated?: (pair: StoredPair) => void;
+  /** The jitter source (tests pin it; default Math.random). */
+  readonly random?: () => number;
 }
 
 /** kubelet's jittery deadline: notBefore + lifetime x [0.7, 0.9). */
@@ -33,7 +35,7 @@ export function startClientRotation(deps: RotationDeps): { stop(): void } {
   let timer: NodeJS.Timeout | undefined;
   let failures = 0;
   const schedule = (pair: StoredPair): void => {
-    const deadline = rotationDeadline(pair);
+    const deadline = rotationDeadline(pair, deps.random);
     deps.log.info('Certificate rotation deadline determined', { expiration: pair.notAfter.toISOString(), deadline: deadline.toISOString() });
     arm(Math.max(0, deadline.getTime() - Date.now()));
   };
