@@ -200,5 +200,11 @@ describe('node agent flags and KubeletConfiguration', () => {
     const c = run(await parseNodeAgentCommand([kc, '--runtime=simulated', '--nodes=20']));
     assert.equal(c.runtime, 'simulated');
     assert.equal(c.simulatedNodes, 20);
+    const rules = run(await parseNodeAgentCommand([kc, '--runtime=simulated', '--simulation-rules=/etc/rules.yaml', '--simulated-pod-watch=per-node']));
+    assert.equal(rules.simulationRulesFile, '/etc/rules.yaml');
+    assert.equal(rules.simulatedPodWatch, 'per-node');
+    assert.match(refusal(await parseNodeAgentCommand([kc, '--simulation-rules=/etc/rules.yaml'])), /--simulation-rules applies to simulated nodes only: it requires --runtime=simulated/);
+    assert.match(refusal(await parseNodeAgentCommand([kc, '--runtime=simulated', '--simulated-pod-watch=all'])), /invalid argument "all" for "--simulated-pod-watch" flag/);
+    assert.match(refusal(await parseNodeAgentCommand([kc, '--runtime=fake'])), /invalid argument "fake" for "--runtime" flag: must be remote or simulated/);
   });
 });

@@ -132,6 +132,10 @@ export async function resolveConfig(values: FlagValues): Promise<NodeAgentConfig
   const kubeconfig = str('kubeconfig');
   const bootstrapKubeconfig = str('bootstrap-kubeconfig');
   const hostnameOverride = str('hostname-override');
+  const simulationRulesFile = str('simulation-rules');
+  const podWatch = str('simulated-pod-watch');
+  if (podWatch !== undefined && podWatch !== 'shared' && podWatch !== 'per-node') throw new Error(`invalid argument ${JSON.stringify(podWatch)} for "--simulated-pod-watch" flag: must be shared or per-node`);
+  if ((simulationRulesFile || podWatch) && runtime !== 'simulated') throw new Error(`--${simulationRulesFile ? 'simulation-rules' : 'simulated-pod-watch'} applies to simulated nodes only: it requires --runtime=simulated`);
   return {
     ...config,
     ...(kubeconfig ? { kubeconfig } : {}),
@@ -143,5 +147,7 @@ export async function resolveConfig(values: FlagValues): Promise<NodeAgentConfig
     nodeLabels: labels,
     runtime,
     simulatedNodes: (one(values, 'nodes') as number | undefined) ?? 1,
+    ...(simulationRulesFile ? { simulationRulesFile } : {}),
+    ...(podWatch ? { simulatedPodWatch: podWatch as 'shared' | 'per-node' } : {}),
   };
 }
