@@ -36,6 +36,7 @@ const server = useServer({}, async () => {
     `--cluster-signing-cert-file=${join(dir, 'ca.crt')}`,
     `--cluster-signing-key-file=${join(dir, 'ca.key')}`,
     '--cluster-signing-duration=40s',
+    '--enable-bootstrap-token-auth',
   ];
 });
 
@@ -149,6 +150,33 @@ describe('node client certificate bootstrap and rotation', () => {
       assert.equal((await api('GET', '/apis/certificates.k8s.io/v1/certificatesigningrequests')).json<{ items: unknown[] }>().items.length, before);
     } finally {
       await again.stop();
+    }
+  });
+
+  it('with a bootstrap token and rotateCertificates, requests a certificate at once and switches to it', { timeout: 30_000 }, async () => {
+    const admin = await clientCert(ca, 'bootstrap-test-admin', ['system:masters']);
+    const api = (method: string, path: string, body?: unknown) => tlsCall(server.port, server.ca, method, path, { cert: admin, ...(body !== undefined ? { body } : {}) });
+    const secret = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'bootstrap-token-tok123', namespace: 'kube-system' },
+      type: 'bootstrap.kubernetes.io/token',
+      stringData: { 'token-id': 'tok123', 'token-secret': '0123456789abcdef', 'usage-bootstrap-authentication': 'true' },
+    };
+    assert.equal((await api('POST', '/api/v1/namespaces/kube-system/secrets', secret)).status, 201);
+    const tokenKubeconfig = join(server.dir, 'token.kubeconfig');
+    await writeFile(tokenKubeconfig, kubeconfig(`https://127.0.0.1:${server.port}`, server.ca, 'token', { token: 'tok123.0123456789abcdef' }));
+    let onRotated: () => void = () => undefined;
+    const rotatedOnce = new Promise<void>((resolve) => (onRotated = resolve));
+    const config = { ...defaultNodeAgentConfig(), kubeconfig: tokenKubeconfig, certDir: join(server.dir, 'pki-token'), rotateCertificates: true };
+    const node = await buildNodeClient(config, 'token-node', log, undefined, { random: () => 0.99, onRotated: () => onRotated() });
+    try {
+      await rotatedOnce;
+      const me = await whoAmI(node.client);
+      assert.equal(me.username, 'system:node:token-node', 'the certificate replaced the token');
+      assert.ok((await lstat(join(server.dir, 'pki-token', 'kubelet-client-current.pem'))).isSymbolicLink());
+    } finally {
+      await node.stop();
     }
   });
 

@@ -102,7 +102,9 @@ export async function buildNodeClient(config: NodeAgentConfig, nodeName: string,
     else if (target.clientCert && target.clientKey) pair = { certPem: target.clientCert.toString('utf8'), keyPem: target.clientKey.toString('utf8'), path: '', ...validityOf(target.clientCert.toString('utf8')) };
   }
   const client = new ApiClient(clientConfigOf(target, config, pair));
-  const rotation = config.rotateCertificates && pair ? startClientRotation({ client, store, pair, nodeName, log, ...hooks }) : undefined;
+  // Without a client certificate (token credentials), rotation requests one at once, as kubelet's
+  // certificate manager does when its store is empty.
+  const rotation = config.rotateCertificates ? startClientRotation({ client, store, ...(pair ? { pair } : {}), nodeName, log, ...hooks }) : undefined;
   return {
     client,
     async stop() {

@@ -14,7 +14,8 @@ import type { CertificateStore, StoredPair } from './store.js';
 export interface RotationDeps {
   readonly client: ApiClient;
   readonly store: CertificateStore;
-  readonly pair: StoredPair;
+  /** The certificate in use; absent (token credentials) means one is requested at once. */
+  readonly pair?: StoredPair;
   readonly nodeName: string;
   readonly log: Logger;
   /** Called after each swap (tests). */
@@ -57,7 +58,8 @@ export function startClientRotation(deps: RotationDeps): { stop(): void } {
         { signerName: kubeletClientSigner, usages: kubeletClientUsages, signal: stopped.signal, timeoutMs: 15 * 60_000 },
       );
       const pair = await deps.store.update(certPem, keyPem);
-      deps.client.setCredentials({ clientCert: Buffer.from(pair.certPem), clientKey: Buffer.from(pair.keyPem) });
+      // The certificate replaces a bearer token too, as kubelet's transport then presents the certificate.
+      deps.client.setCredentials({ clientCert: Buffer.from(pair.certPem), clientKey: Buffer.from(pair.keyPem), token: undefined });
       deps.log.info('Certificate rotation detected, shutting down client connections to start using new credentials');
       failures = 0;
       deps.onRotated?.(pair);
@@ -70,7 +72,8 @@ export function startClientRotation(deps: RotationDeps): { stop(): void } {
       arm(backoff);
     }
   };
-  schedule(deps.pair);
+  if (deps.pair) schedule(deps.pair);
+  else arm(0);
   return {
     stop() {
       stopped.abort();

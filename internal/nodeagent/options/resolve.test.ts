@@ -97,7 +97,9 @@ describe('node agent flags and KubeletConfiguration', () => {
         'syncFrequency: 0s',
         'readOnlyPort: 0',
         'podsPerCore: 4',
-        'staticPodPath: /etc/kubernetes/manifests',
+        'staticPodPath: manifests',
+        'tlsCertFile: /abs/tls.crt',
+        'tlsPrivateKeyFile: tls.key',
         'evictionHard:',
         '  memory.available: 300Mi',
         'authentication:',
@@ -122,7 +124,9 @@ describe('node agent flags and KubeletConfiguration', () => {
     assert.equal(c.syncFrequencyMs, 60_000);
     assert.equal(c.podsPerCore, 2, 'the flag wins');
     assert.equal(c.maxPods, 0, 'a flag zero is taken as given');
-    assert.equal(c.staticPodPath, '/etc/kubernetes/manifests');
+    assert.equal(c.staticPodPath, join(dir, 'manifests'), 'relative paths are relative to the file');
+    assert.equal(c.tlsCertFile, '/abs/tls.crt');
+    assert.equal(c.tlsPrivateKeyFile, join(dir, 'tls.key'));
     assert.deepEqual(c.evictionHard, [{ signal: 'memory.available', quantity: 300 * 1024 * 1024 }]);
     assert.deepEqual(c.registerWithTaints, [{ key: 'a', effect: 'NoExecute' }]);
     const fileOnly = run(await parseNodeAgentCommand([kc, `--config=${file}`]));
