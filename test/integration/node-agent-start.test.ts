@@ -9,6 +9,9 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { kubeconfig } from '../../hack/run-local.js';
 import { startNodeAgent } from '../../internal/nodeagent/agent.js';
+import { loadNodeKubeconfig } from '../../internal/nodeagent/certificate/kubeconfig.js';
+import { ApiClient } from '../../internal/nodeagent/client/api-client.js';
+import { createEventRecorder } from '../../internal/nodeagent/events/recorder.js';
 import { defaultNodeAgentConfig } from '../../internal/nodeagent/options/defaults.js';
 import { createLogger } from '../../internal/observability/logging.js';
 import { clientCert, createCertificateAuthority, type CertificateAuthority } from '../support/client-certs.js';
@@ -47,6 +50,30 @@ describe('startNodeAgent', () => {
       }
     } finally {
       await agent.stop();
+    }
+  });
+
+  it('records Events through the API: created once, then count PATCHed', async () => {
+    const target = await loadNodeKubeconfig(await adminKubeconfig());
+    const client = new ApiClient({ server: target.server, ...(target.ca ? { ca: target.ca } : {}), ...(target.clientCert && target.clientKey ? { clientCert: target.clientCert, clientKey: target.clientKey } : {}) });
+    try {
+      const rec = createEventRecorder(client, 'ev-node', { qps: 50, burst: 100, log });
+      const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'ev-pod', namespace: 'default', uid: 'ev-uid' } };
+      rec.event(pod, 'Warning', 'BackOff', 'Back-off restarting failed container app in pod ev-pod', 'spec.containers{app}');
+      await rec.flush();
+      rec.event(pod, 'Warning', 'BackOff', 'Back-off restarting failed container app in pod ev-pod', 'spec.containers{app}');
+      await rec.flush();
+      const list = await client.get<{ items: Array<Record<string, any>> }>('/api/v1/namespaces/default/events', { query: { fieldSelector: 'involvedObject.name=ev-pod' } });
+      assert.equal(list.items.length, 1);
+      const ev = list.items[0] as Record<string, any>;
+      assert.equal(ev.count, 2);
+      assert.equal(ev.reason, 'BackOff');
+      assert.equal(ev.involvedObject.fieldPath, 'spec.containers{app}');
+      assert.deepEqual(ev.source, { component: 'kubelet', host: 'ev-node' });
+      assert.equal(ev.reportingComponent, 'kubelet');
+      assert.equal(ev.reportingInstance, 'ev-node');
+    } finally {
+      client.close();
     }
   });
 
