@@ -115,7 +115,10 @@ export async function startNodeAgent(config: NodeAgentConfig, log: Logger, opts:
       nodeName,
       client,
       stop() {
-        // Newest first: servers, node status and sources stop before the workers; pods keep running.
+        // The pod sources first (no new work arrives), then newest first: servers, node status,
+        // workers, probes, runtime, events, client. The pods keep running in the runtime.
+        const sources = started.findIndex(([name]) => name === 'the pod sources');
+        if (sources >= 0) started.push(...started.splice(sources, 1));
         stopping ??= undo();
         return stopping;
       },

@@ -149,6 +149,14 @@ describe('node agent flags and KubeletConfiguration', () => {
     assert.equal(c.clusterDomain, 'flag.local');
     assert.equal(c.authentication.anonymous.enabled, true, 'objects merge field by field');
     assert.equal(c.authentication.webhook.enabled, false);
+    // Without --config the legacy flag defaults are the base, and a drop-in's zero is taken as given.
+    const zero = join(dir, 'zero.d');
+    await mkdir(zero);
+    await writeFile(join(zero, '10.conf'), `${head}maxPods: 0\n`);
+    const d = run(await parseNodeAgentCommand([kc, `--config-dir=${zero}`]));
+    assert.equal(d.maxPods, 0);
+    assert.equal(d.readOnlyPort, 10255);
+    assert.equal(d.authorization.mode, 'AlwaysAllow');
   });
 
   it('refuses unknown fields, wrong kinds and wrong types with the decoder\'s messages', async () => {
