@@ -70,6 +70,8 @@ export interface NodeAgentConfig {
   readonly runtimeRequestTimeoutMs: number;
   readonly containerLogMaxFiles: number;
   readonly containerLogMaxSize: number;
+  /** podLogsDir: where pods' container logs go (kubelet: /var/log/pods; absent means that). */
+  readonly podLogsDir?: string;
   readonly cgroupDriver: 'cgroupfs' | 'systemd';
   readonly cgroupRoot: string;
   readonly serializeImagePulls: boolean;

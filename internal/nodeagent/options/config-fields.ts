@@ -165,6 +165,15 @@ export const configFields: Readonly<Record<string, FieldSpec>> = {
       d.containerLogMaxSize = zero && v === '' ? defaults.containerLogMaxSize : Number(parseQuantity(v as string).value());
     },
   },
+  podLogsDir: {
+    kind: 'string',
+    apply(d, v) {
+      // v1beta1's default (/var/log/pods) is the absent value; kubelet requires an absolute path.
+      if (v === '' || v === '/var/log/pods') delete (d as { podLogsDir?: string }).podLogsDir;
+      else if (!String(v).startsWith('/')) throw new ConfigFieldError(`invalid configuration: pod logs path ${JSON.stringify(v)} must be absolute path`);
+      else d.podLogsDir = v as string;
+    },
+  },
   cgroupDriver: plain('string', 'cgroupDriver', true),
   cgroupRoot: plain('string', 'cgroupRoot'),
   serializeImagePulls: plain('bool', 'serializeImagePulls'),

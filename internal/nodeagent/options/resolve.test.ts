@@ -112,6 +112,7 @@ describe('node agent flags and KubeletConfiguration', () => {
         '  effect: NoExecute',
         'cpuManagerPolicy: none',
         'cgroupsPerQOS: true',
+        'podLogsDir: /srv/pod-logs',
         '',
       ].join('\n'),
     );
@@ -126,6 +127,7 @@ describe('node agent flags and KubeletConfiguration', () => {
     assert.equal(c.maxPods, 0, 'a flag zero is taken as given');
     assert.equal(c.staticPodPath, join(dir, 'manifests'), 'relative paths are relative to the file');
     assert.equal(c.tlsCertFile, '/abs/tls.crt');
+    assert.equal(c.podLogsDir, '/srv/pod-logs');
     assert.equal(c.tlsPrivateKeyFile, join(dir, 'tls.key'));
     assert.deepEqual(c.evictionHard, [{ signal: 'memory.available', quantity: 300 * 1024 * 1024 }]);
     assert.deepEqual(c.registerWithTaints, [{ key: 'a', effect: 'NoExecute' }]);
