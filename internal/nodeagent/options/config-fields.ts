@@ -4,7 +4,7 @@
  * config file's zero values take v1beta1's defaults where kubelet's SetDefaults does so (durations,
  * maxPods, port, ...); a flag's zero is taken as given, as kubelet parses flags over the defaults.
  */
-import type { EvictionThreshold, NodeAgentConfig, Taint } from '../interface.js';
+import type { NodeAgentConfig, Taint } from '../interface.js';
 import { parseGoDuration } from '../../server/options/duration.js';
 import { parseQuantity } from '../../validation/quantity.js';
 import { checkTaint } from './taints.js';
@@ -247,6 +247,3 @@ export const nestedFields: Readonly<Record<string, FieldSpec>> = {
 
 /** The objects nestedFields live in (any other key inside them is unknown). */
 export const nestedObjects: readonly string[] = ['authentication', 'authentication.x509', 'authentication.webhook', 'authentication.anonymous', 'authorization', 'authorization.webhook'];
-
-/** Thresholds of a draft once every source is merged (raw maps -> EvictionThreshold lists). */
-export type EvictionLists = { evictionHard: EvictionThreshold[]; evictionSoft: EvictionThreshold[] };

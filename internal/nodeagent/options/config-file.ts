@@ -10,8 +10,9 @@ import { parseDocument } from 'yaml';
 import { checkKind, configFields, nestedFields, nestedObjects } from './config-fields.js';
 import { unsupportedFields, isZeroValue } from './unsupported.js';
 
-/** The only group/version and kind kubelet 1.33 reads. */
+/** The only group/version kubelet 1.33 reads its configuration in. */
 export const kubeletConfigAPIVersion = 'kubelet.config.k8s.io/v1beta1';
+/** The configuration's kind. */
 export const kubeletConfigKind = 'KubeletConfiguration';
 
 /** A decoded document: the fields as given (apiVersion and kind removed). */
