@@ -20,6 +20,8 @@ import { startKubeletServers } from './server/build.js';
 import { startPodManager } from './sources/build.js';
 import { createSummaryProvider } from './stats/summary.js';
 import { createStreamingHandlers } from './streaming/handlers.js';
+import { loadSimulationRules } from './simulated/rules.js';
+import { runSimulatedNodes } from './simulated/run.js';
 
 /** A running node agent. */
 export interface RunningNodeAgent extends Stoppable {
@@ -73,9 +75,12 @@ export async function startNodeAgent(config: NodeAgentConfig, log: Logger, opts:
   }]);
   try {
     if (config.runtime === 'simulated') {
-      // WIRING POINT (node-status helper): --runtime=simulated runs the simulated nodes of
-      // internal/nodeagent/simulated/ instead of the CRI parts below; merged from branch na-node.
-      throw new Error('--runtime=simulated needs internal/nodeagent/simulated/, which this build does not have yet');
+      // Simulated nodes replace every CRI part: they register, heartbeat and move bound pods
+      // through their lifecycle themselves, all through this one client.
+      const rules = config.simulationRulesFile ? await loadSimulationRules(config.simulationRulesFile) : undefined;
+      const sim = runSimulatedNodes(config, () => client, log, config.simulatedNodes, { ...(rules ? { rules } : {}), ...(config.simulatedPodWatch ? { podWatch: config.simulatedPodWatch } : {}) });
+      started.push(['the simulated nodes', () => sim.stop()]);
+      return finish(sim.nodeNames.join(','));
     }
     let cri: CriClient;
     try {
@@ -101,17 +106,24 @@ export async function startNodeAgent(config: NodeAgentConfig, log: Logger, opts:
     await undo();
     throw err;
   }
-  log.info('Started kubelet', { node: nodeName });
-  let stopping: Promise<void> | undefined;
-  return {
-    nodeName,
-    client,
-    stop() {
-      // Sources first (no new work), then servers and node status; the pods keep running.
-      stopping ??= undo();
-      return stopping;
-    },
-  };
+  return finish(nodeName);
+
+  function finish(names: string): RunningNodeAgent {
+    log.info('Started kubelet', { node: names });
+    let stopping: Promise<void> | undefined;
+    return {
+      nodeName,
+      client,
+      stop() {
+        // The pod sources first (no new work arrives), then newest first: servers, node status,
+        // workers, probes, runtime, events, client. The pods keep running in the runtime.
+        const sources = started.findIndex(([name]) => name === 'the pod sources');
+        if (sources >= 0) started.push(...started.splice(sources, 1));
+        stopping ??= undo();
+        return stopping;
+      },
+    };
+  }
 }
 
 /**

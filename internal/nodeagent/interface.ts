@@ -112,6 +112,10 @@ export interface NodeAgentConfig {
   /** --runtime: 'remote' (CRI) or 'simulated' (--nodes N in one process). */
   readonly runtime: 'remote' | 'simulated';
   readonly simulatedNodes: number;
+  /** --simulation-rules: the rule file of simulated pods' lifecycles (internal/nodeagent/simulated/rules.ts). */
+  readonly simulationRulesFile?: string;
+  /** --simulated-pod-watch: one pod watch for the process ('shared') or one per node as its identity. */
+  readonly simulatedPodWatch?: 'shared' | 'per-node';
 }
 
 /** Records core/v1 Events about objects (rate-limited by --event-qps/--event-burst). */

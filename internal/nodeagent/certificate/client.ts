@@ -81,8 +81,14 @@ export async function bootstrapClientCertificate(config: NodeAgentConfig, nodeNa
   }
 }
 
+/** Hooks for tests of rotation: the jitter source and a call after each swap. */
+export interface RotationHooks {
+  readonly random?: () => number;
+  readonly onRotated?: (pair: StoredPair) => void;
+}
+
 /** Builds the node's client (bootstrapping first when configured) and starts certificate rotation if on. */
-export async function buildNodeClient(config: NodeAgentConfig, nodeName: string, log: Logger, signal?: AbortSignal): Promise<NodeClient> {
+export async function buildNodeClient(config: NodeAgentConfig, nodeName: string, log: Logger, signal?: AbortSignal, hooks: RotationHooks = {}): Promise<NodeClient> {
   if (!config.kubeconfig) throw new Error('--kubeconfig is required');
   if (config.bootstrapKubeconfig) await bootstrapClientCertificate(config, nodeName, log, signal);
   const target = await loadNodeKubeconfig(config.kubeconfig);
@@ -96,7 +102,9 @@ export async function buildNodeClient(config: NodeAgentConfig, nodeName: string,
     else if (target.clientCert && target.clientKey) pair = { certPem: target.clientCert.toString('utf8'), keyPem: target.clientKey.toString('utf8'), path: '', ...validityOf(target.clientCert.toString('utf8')) };
   }
   const client = new ApiClient(clientConfigOf(target, config, pair));
-  const rotation = config.rotateCertificates && pair ? startClientRotation({ client, store, pair, nodeName, log }) : undefined;
+  // Without a client certificate (token credentials), rotation requests one at once, as kubelet's
+  // certificate manager does when its store is empty.
+  const rotation = config.rotateCertificates ? startClientRotation({ client, store, ...(pair ? { pair } : {}), nodeName, log, ...hooks }) : undefined;
   return {
     client,
     async stop() {

@@ -14,11 +14,14 @@ import type { CertificateStore, StoredPair } from './store.js';
 export interface RotationDeps {
   readonly client: ApiClient;
   readonly store: CertificateStore;
-  readonly pair: StoredPair;
+  /** The certificate in use; absent (token credentials) means one is requested at once. */
+  readonly pair?: StoredPair;
   readonly nodeName: string;
   readonly log: Logger;
   /** Called after each swap (tests). */
   readonly onRotated?: (pair: StoredPair) => void;
+  /** The jitter source (tests pin it; default Math.random). */
+  readonly random?: () => number;
 }
 
 /** kubelet's jittery deadline: notBefore + lifetime x [0.7, 0.9). */
@@ -33,7 +36,7 @@ export function startClientRotation(deps: RotationDeps): { stop(): void } {
   let timer: NodeJS.Timeout | undefined;
   let failures = 0;
   const schedule = (pair: StoredPair): void => {
-    const deadline = rotationDeadline(pair);
+    const deadline = rotationDeadline(pair, deps.random);
     deps.log.info('Certificate rotation deadline determined', { expiration: pair.notAfter.toISOString(), deadline: deadline.toISOString() });
     arm(Math.max(0, deadline.getTime() - Date.now()));
   };
@@ -55,7 +58,8 @@ export function startClientRotation(deps: RotationDeps): { stop(): void } {
         { signerName: kubeletClientSigner, usages: kubeletClientUsages, signal: stopped.signal, timeoutMs: 15 * 60_000 },
       );
       const pair = await deps.store.update(certPem, keyPem);
-      deps.client.setCredentials({ clientCert: Buffer.from(pair.certPem), clientKey: Buffer.from(pair.keyPem) });
+      // The certificate replaces a bearer token too, as kubelet's transport then presents the certificate.
+      deps.client.setCredentials({ clientCert: Buffer.from(pair.certPem), clientKey: Buffer.from(pair.keyPem), token: undefined });
       deps.log.info('Certificate rotation detected, shutting down client connections to start using new credentials');
       failures = 0;
       deps.onRotated?.(pair);
@@ -68,7 +72,8 @@ export function startClientRotation(deps: RotationDeps): { stop(): void } {
       arm(backoff);
     }
   };
-  schedule(deps.pair);
+  if (deps.pair) schedule(deps.pair);
+  else arm(0);
   return {
     stop() {
       stopped.abort();

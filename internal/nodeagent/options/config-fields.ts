@@ -4,7 +4,7 @@
  * config file's zero values take v1beta1's defaults where kubelet's SetDefaults does so (durations,
  * maxPods, port, ...); a flag's zero is taken as given, as kubelet parses flags over the defaults.
  */
-import type { EvictionThreshold, NodeAgentConfig, Taint } from '../interface.js';
+import type { NodeAgentConfig, Taint } from '../interface.js';
 import { parseGoDuration } from '../../server/options/duration.js';
 import { parseQuantity } from '../../validation/quantity.js';
 import { checkTaint } from './taints.js';
@@ -165,6 +165,15 @@ export const configFields: Readonly<Record<string, FieldSpec>> = {
       d.containerLogMaxSize = zero && v === '' ? defaults.containerLogMaxSize : Number(parseQuantity(v as string).value());
     },
   },
+  podLogsDir: {
+    kind: 'string',
+    apply(d, v) {
+      // v1beta1's default (/var/log/pods) is the absent value; kubelet requires an absolute path.
+      if (v === '' || v === '/var/log/pods') delete (d as { podLogsDir?: string }).podLogsDir;
+      else if (!String(v).startsWith('/')) throw new ConfigFieldError(`invalid configuration: pod logs path ${JSON.stringify(v)} must be absolute path`);
+      else d.podLogsDir = v as string;
+    },
+  },
   cgroupDriver: plain('string', 'cgroupDriver', true),
   cgroupRoot: plain('string', 'cgroupRoot'),
   serializeImagePulls: plain('bool', 'serializeImagePulls'),
@@ -238,6 +247,3 @@ export const nestedFields: Readonly<Record<string, FieldSpec>> = {
 
 /** The objects nestedFields live in (any other key inside them is unknown). */
 export const nestedObjects: readonly string[] = ['authentication', 'authentication.x509', 'authentication.webhook', 'authentication.anonymous', 'authorization', 'authorization.webhook'];
-
-/** Thresholds of a draft once every source is merged (raw maps -> EvictionThreshold lists). */
-export type EvictionLists = { evictionHard: EvictionThreshold[]; evictionSoft: EvictionThreshold[] };

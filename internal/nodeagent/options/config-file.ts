@@ -5,13 +5,14 @@
  * field by field as kubelet merges them (objects merge, everything else is replaced).
  */
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { checkKind, configFields, nestedFields, nestedObjects } from './config-fields.js';
 import { unsupportedFields, isZeroValue } from './unsupported.js';
 
-/** The only group/version and kind kubelet 1.33 reads. */
+/** The only group/version kubelet 1.33 reads its configuration in. */
 export const kubeletConfigAPIVersion = 'kubelet.config.k8s.io/v1beta1';
+/** The configuration's kind. */
 export const kubeletConfigKind = 'KubeletConfiguration';
 
 /** A decoded document: the fields as given (apiVersion and kind removed). */
@@ -97,6 +98,22 @@ export function decodeKubeletConfiguration(text: string): ConfigDoc {
   return fields;
 }
 
+/** The path fields kubelet resolves against the directory of the file that set them (KubeletConfigurationPathRefs). */
+const pathFields: ReadonlyArray<readonly string[]> = [['staticPodPath'], ['tlsCertFile'], ['tlsPrivateKeyFile'], ['resolvConf'], ['authentication', 'x509', 'clientCAFile']];
+
+/** Makes doc's relative path fields absolute against dir, as kubelet does for its config files. */
+export function resolveRelativePaths(doc: ConfigDoc, dir: string): ConfigDoc {
+  const out = structuredClone(doc);
+  for (const path of pathFields) {
+    let at: Record<string, unknown> | undefined = out;
+    for (const p of path.slice(0, -1)) at = isObject(at?.[p]) ? (at?.[p] as Record<string, unknown>) : undefined;
+    const leaf = path[path.length - 1] as string;
+    const v = at?.[leaf];
+    if (at && typeof v === 'string' && v !== '' && !isAbsolute(v)) at[leaf] = resolve(dir, v);
+  }
+  return out;
+}
+
 /** Reads and decodes --config. */
 export async function loadConfigFile(path: string): Promise<ConfigDoc> {
   let text: string;
@@ -106,7 +123,7 @@ export async function loadConfigFile(path: string): Promise<ConfigDoc> {
     throw new Error(`failed to load Kubelet config file ${path}, error failed to read kubelet config file ${JSON.stringify(path)}, error: ${(err as Error).message}`);
   }
   try {
-    return decodeKubeletConfiguration(text);
+    return resolveRelativePaths(decodeKubeletConfiguration(text), dirname(resolve(path)));
   } catch (err) {
     throw new Error(`failed to load Kubelet config file ${path}, error ${(err as Error).message}`);
   }
@@ -144,7 +161,7 @@ export async function mergeDropIns(base: ConfigDoc, dir: string): Promise<Config
   let doc = base;
   for (const file of files) {
     try {
-      doc = mergeConfigDocs(doc, decodeKubeletConfiguration(await readFile(file, 'utf8')));
+      doc = mergeConfigDocs(doc, resolveRelativePaths(decodeKubeletConfiguration(await readFile(file, 'utf8')), dirname(resolve(file))));
     } catch (err) {
       throw new Error(`failed to merge kubelet configs: failed to merge drop-in kubelet config file ${JSON.stringify(file)}: ${(err as Error).message}`);
     }

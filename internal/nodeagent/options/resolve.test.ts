@@ -97,7 +97,9 @@ describe('node agent flags and KubeletConfiguration', () => {
         'syncFrequency: 0s',
         'readOnlyPort: 0',
         'podsPerCore: 4',
-        'staticPodPath: /etc/kubernetes/manifests',
+        'staticPodPath: manifests',
+        'tlsCertFile: /abs/tls.crt',
+        'tlsPrivateKeyFile: tls.key',
         'evictionHard:',
         '  memory.available: 300Mi',
         'authentication:',
@@ -110,6 +112,7 @@ describe('node agent flags and KubeletConfiguration', () => {
         '  effect: NoExecute',
         'cpuManagerPolicy: none',
         'cgroupsPerQOS: true',
+        'podLogsDir: /srv/pod-logs',
         '',
       ].join('\n'),
     );
@@ -122,7 +125,10 @@ describe('node agent flags and KubeletConfiguration', () => {
     assert.equal(c.syncFrequencyMs, 60_000);
     assert.equal(c.podsPerCore, 2, 'the flag wins');
     assert.equal(c.maxPods, 0, 'a flag zero is taken as given');
-    assert.equal(c.staticPodPath, '/etc/kubernetes/manifests');
+    assert.equal(c.staticPodPath, join(dir, 'manifests'), 'relative paths are relative to the file');
+    assert.equal(c.tlsCertFile, '/abs/tls.crt');
+    assert.equal(c.podLogsDir, '/srv/pod-logs');
+    assert.equal(c.tlsPrivateKeyFile, join(dir, 'tls.key'));
     assert.deepEqual(c.evictionHard, [{ signal: 'memory.available', quantity: 300 * 1024 * 1024 }]);
     assert.deepEqual(c.registerWithTaints, [{ key: 'a', effect: 'NoExecute' }]);
     const fileOnly = run(await parseNodeAgentCommand([kc, `--config=${file}`]));
@@ -145,6 +151,14 @@ describe('node agent flags and KubeletConfiguration', () => {
     assert.equal(c.clusterDomain, 'flag.local');
     assert.equal(c.authentication.anonymous.enabled, true, 'objects merge field by field');
     assert.equal(c.authentication.webhook.enabled, false);
+    // Without --config the legacy flag defaults are the base, and a drop-in's zero is taken as given.
+    const zero = join(dir, 'zero.d');
+    await mkdir(zero);
+    await writeFile(join(zero, '10.conf'), `${head}maxPods: 0\n`);
+    const d = run(await parseNodeAgentCommand([kc, `--config-dir=${zero}`]));
+    assert.equal(d.maxPods, 0);
+    assert.equal(d.readOnlyPort, 10255);
+    assert.equal(d.authorization.mode, 'AlwaysAllow');
   });
 
   it('refuses unknown fields, wrong kinds and wrong types with the decoder\'s messages', async () => {
@@ -200,5 +214,11 @@ describe('node agent flags and KubeletConfiguration', () => {
     const c = run(await parseNodeAgentCommand([kc, '--runtime=simulated', '--nodes=20']));
     assert.equal(c.runtime, 'simulated');
     assert.equal(c.simulatedNodes, 20);
+    const rules = run(await parseNodeAgentCommand([kc, '--runtime=simulated', '--simulation-rules=/etc/rules.yaml', '--simulated-pod-watch=per-node']));
+    assert.equal(rules.simulationRulesFile, '/etc/rules.yaml');
+    assert.equal(rules.simulatedPodWatch, 'per-node');
+    assert.match(refusal(await parseNodeAgentCommand([kc, '--simulation-rules=/etc/rules.yaml'])), /--simulation-rules applies to simulated nodes only: it requires --runtime=simulated/);
+    assert.match(refusal(await parseNodeAgentCommand([kc, '--runtime=simulated', '--simulated-pod-watch=all'])), /invalid argument "all" for "--simulated-pod-watch" flag/);
+    assert.match(refusal(await parseNodeAgentCommand([kc, '--runtime=fake'])), /invalid argument "fake" for "--runtime" flag: must be remote or simulated/);
   });
 });

@@ -1,7 +1,7 @@
 /**
- * The node agent's configuration from its command line, merged as kubelet merges it: v1beta1
- * defaults, then --config, then --config-dir drop-ins over it, then the flags over both (flags always
- * win); without --config (and --config-dir), kubelet's legacy flag defaults instead of the file.
+ * The node agent's configuration from its command line, merged as kubelet merges it: kubelet's
+ * legacy flag defaults, replaced by the --config file's content over the v1beta1 defaults when one
+ * is given, then --config-dir drop-ins over that, then the flags over all (flags always win).
  * Then kubelet's validation. Nothing given is ignored: what cannot be honoured is refused.
  */
 import { isIP } from 'node:net';
@@ -91,19 +91,28 @@ export async function resolveConfig(values: FlagValues): Promise<NodeAgentConfig
   const configPath = one(values, 'config') as string | undefined;
   const configDir = one(values, 'config-dir') as string | undefined;
   const defaults = defaultNodeAgentConfig();
-  let draft: Draft;
-  if (configPath || configDir) {
-    let doc: ConfigDoc = configPath ? await loadConfigFile(configPath) : {};
-    if (configDir) doc = await mergeDropIns(doc, configDir);
+  // kubelet starts from the legacy flag defaults; a --config file replaces them with its own
+  // (v1beta1-defaulted) content; drop-ins are then unmarshalled over that as they are, zero values
+  // included (they are not defaulted).
+  let draft: Draft = { ...legacyFlagDefaults(defaults) };
+  if (configPath) {
+    const doc = await loadConfigFile(configPath);
     refuseUnsupportedFields(doc);
     draft = { ...defaults };
     try {
       applyConfigDoc(draft, doc, true, defaults);
     } catch (err) {
-      throw new Error(`failed to load kubelet config file, path: ${configPath ?? configDir}, error: ${(err as Error).message}`);
+      throw new Error(`failed to load kubelet config file, path: ${configPath}, error: ${(err as Error).message}`);
     }
-  } else {
-    draft = { ...legacyFlagDefaults(defaults) };
+  }
+  if (configDir) {
+    const doc = await mergeDropIns({}, configDir);
+    refuseUnsupportedFields(doc);
+    try {
+      applyConfigDoc(draft, doc, false, defaults);
+    } catch (err) {
+      throw new Error(`failed to merge kubelet configs: ${(err as Error).message}`);
+    }
   }
   let flagDoc: ConfigDoc;
   try {
@@ -132,6 +141,10 @@ export async function resolveConfig(values: FlagValues): Promise<NodeAgentConfig
   const kubeconfig = str('kubeconfig');
   const bootstrapKubeconfig = str('bootstrap-kubeconfig');
   const hostnameOverride = str('hostname-override');
+  const simulationRulesFile = str('simulation-rules');
+  const podWatch = str('simulated-pod-watch');
+  if (podWatch !== undefined && podWatch !== 'shared' && podWatch !== 'per-node') throw new Error(`invalid argument ${JSON.stringify(podWatch)} for "--simulated-pod-watch" flag: must be shared or per-node`);
+  if ((simulationRulesFile || podWatch) && runtime !== 'simulated') throw new Error(`--${simulationRulesFile ? 'simulation-rules' : 'simulated-pod-watch'} applies to simulated nodes only: it requires --runtime=simulated`);
   return {
     ...config,
     ...(kubeconfig ? { kubeconfig } : {}),
@@ -143,5 +156,7 @@ export async function resolveConfig(values: FlagValues): Promise<NodeAgentConfig
     nodeLabels: labels,
     runtime,
     simulatedNodes: (one(values, 'nodes') as number | undefined) ?? 1,
+    ...(simulationRulesFile ? { simulationRulesFile } : {}),
+    ...(podWatch ? { simulatedPodWatch: podWatch as 'shared' | 'per-node' } : {}),
   };
 }

@@ -19,7 +19,6 @@ const images = 'the node agent pulls through the container runtime without crede
 /** Field -> [why it is refused, values that are accepted because they mean kubelet's default]. */
 export const unsupportedFields: Readonly<Record<string, readonly [string, readonly unknown[]]>> = {
   enableServer: ['the node agent always serves its API (--port)', [true]],
-  podLogsDir: ['pod logs are always written under /var/log/pods', ['/var/log/pods']],
   imagePullCredentialsVerificationPolicy: [images, ['NeverVerifyPreloadedImages']],
   preloadedImagesVerificationAllowlist: [images, []],
   enableDebuggingHandlers: [noDebug, [true]],
