@@ -24,6 +24,15 @@ import type { PodState, WorkerDeps } from './worker-deps.js';
 const orphanGraceMs = 10_000;
 const relistMs = 1000;
 
+const kubeletConditionTypes = new Set(['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady']);
+
+/** What of a desired pod makes a sync worthwhile (not its status, except others' conditions such as readiness gates'). */
+function syncRelevant(d: DesiredPod): string {
+  const m = d.pod.metadata;
+  const conditions = ((d.pod.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []).filter((c) => !kubeletConditionTypes.has(c.type)).map((c) => `${c.type}=${c.status}`);
+  return JSON.stringify([d.pod.spec, m.labels, m.annotations, m.deletionTimestamp, m.deletionGracePeriodSeconds, d.mirror?.metadata.uid, conditions]);
+}
+
 /** The pod workers. */
 export function createPodWorkers(ctx: AgentContext, deps: { probes: ProbeManager }): PodSyncHandler & Stoppable {
   const cri = ctx.cri;
@@ -170,7 +179,10 @@ export function createPodWorkers(ctx: AgentContext, deps: { probes: ProbeManager
       const state = states.get(uid);
       if (state) {
         if (state.removed) return;
+        const changed = syncRelevant(state.desired) !== syncRelevant(desired);
         state.desired = desired;
+        // A status-only update is kubelet's RECONCILE: nothing to sync.
+        if (!changed) return;
       } else states.set(uid, newState(desired));
       kick(uid);
     },
