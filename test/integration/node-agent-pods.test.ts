@@ -55,6 +55,7 @@ class TestProbes implements ProbeManager {
 }
 
 let containerd: LocalContainerd;
+let staticPod: KubeObject;
 let cri: CriClient;
 let client: ApiClient;
 let workers: PodSyncHandler & Stoppable;
@@ -62,13 +63,18 @@ const probes = new TestProbes();
 const events: Array<{ name: string; type: string; reason: string; message: string }> = [];
 const abort = new AbortController();
 
+function isMirror(pod: KubeObject): boolean {
+  return pod.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined;
+}
+
 async function feed(): Promise<void> {
   // The API source in miniature: list+watch pods bound to the node.
   while (!abort.signal.aborted) {
     try {
       const list = await client.get<{ items: KubeObject[]; metadata: { resourceVersion: string } }>('/api/v1/pods', { query: { fieldSelector: `spec.nodeName=${nodeName}` } });
-      for (const pod of list.items) workers.syncPod({ pod, source: 'api' });
+      for (const pod of list.items) if (!isMirror(pod)) workers.syncPod({ pod, source: 'api' });
       for await (const ev of client.watch('/api/v1/pods', { fieldSelector: `spec.nodeName=${nodeName}`, resourceVersion: list.metadata.resourceVersion }, abort.signal)) {
+        if (isMirror(ev.object)) continue;
         if (ev.type === 'DELETED') workers.removePod(ev.object.metadata.uid ?? '');
         else if (ev.type === 'ADDED' || ev.type === 'MODIFIED') workers.syncPod({ pod: ev.object, source: 'api' });
       }
@@ -112,6 +118,19 @@ async function exec(pod: any, container: string, cmd: string[]): Promise<string>
   return Buffer.from(res.stdout ?? []).toString('utf8');
 }
 
+function ctxOf(): AgentContext {
+  const dir = `/tmp/capstan-pods-${process.pid}`;
+  return {
+    config: { ...defaultNodeAgentConfig(), containerRuntimeEndpoint: containerd.endpoint, rootDir: join(dir, 'root'), podLogsDir: join(dir, 'logs'), clusterDNS: ['10.0.0.10'], clusterDomain: 'cluster.local', nodeIPs: ['192.0.2.7'] },
+    nodeName,
+    client,
+    log: createLogger(0, process.env.CAPSTAN_TEST_LOG !== '1'),
+    cri,
+    events: { event: (obj, type, reason, message) => events.push({ name: obj.metadata.name ?? '', type, reason, message }) },
+    signal: abort.signal,
+  };
+}
+
 const sleeper = { name: 'main', image: busyboxImage, imagePullPolicy: 'IfNotPresent', command: ['sleep', '3600'] };
 
 describe('pod workers over containerd', () => {
@@ -120,16 +139,7 @@ describe('pod workers over containerd', () => {
     containerd = await startContainerd(join(dir, 'containerd'));
     cri = connectCri(containerd.endpoint, 30_000);
     client = new ApiClient({ server: `https://127.0.0.1:${fx.port}`, ca: Buffer.from(fx.ca), tlsServerName: 'localhost' });
-    const ctx: AgentContext = {
-      config: { ...defaultNodeAgentConfig(), containerRuntimeEndpoint: containerd.endpoint, rootDir: join(dir, 'root'), podLogsDir: join(dir, 'logs'), clusterDNS: ['10.0.0.10'], clusterDomain: 'cluster.local', nodeIPs: ['192.0.2.7'] },
-      nodeName,
-      client,
-      log: createLogger(0, process.env.CAPSTAN_TEST_LOG !== '1'),
-      cri,
-      events: { event: (obj, type, reason, message) => events.push({ name: obj.metadata.name ?? '', type, reason, message }) },
-      signal: abort.signal,
-    };
-    workers = createPodWorkers(ctx, { probes });
+    workers = createPodWorkers(ctxOf(), { probes });
     assert.equal((await fx.request('POST', '/api/v1/namespaces', { body: { metadata: { name: ns } } })).status, 201);
     await fx.request('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, { body: { metadata: { name: 'default' } } });
     await fx.request('POST', `/api/v1/namespaces/${ns}/configmaps`, { body: { metadata: { name: 'cm' }, data: { greeting: 'hello', 'app.conf': 'x=1\n' } } });
@@ -180,6 +190,25 @@ describe('pod workers over containerd', () => {
     await createPod('crash', { containers: [{ name: 'crasher', image: busyboxImage, imagePullPolicy: 'IfNotPresent', command: ['sh', '-c', 'echo oops > /dev/termination-log; exit 3'] }] });
     await createPod('missing-image', { containers: [{ name: 'app', image: 'capstan.invalid/nothing:1', imagePullPolicy: 'IfNotPresent' }] });
     await createPod('bad-config', { containers: [{ ...sleeper, env: [{ name: 'X', valueFrom: { configMapKeyRef: { name: 'cm', key: 'absent' } } }] }] });
+    await createPod('sidecar', {
+      restartPolicy: 'Never',
+      initContainers: [
+        { name: 'side', restartPolicy: 'Always', image: busyboxImage, imagePullPolicy: 'IfNotPresent', command: ['sleep', '3600'] },
+        { name: 'setup', image: busyboxImage, imagePullPolicy: 'IfNotPresent', command: ['true'] },
+      ],
+      containers: [{ name: 'job', image: busyboxImage, imagePullPolicy: 'IfNotPresent', command: ['sleep', '2'] }],
+    });
+    await createPod('live', { containers: [sleeper] });
+    await createPod('evictee', { containers: [sleeper] });
+    await createPod('adopted', { containers: [sleeper] });
+    // A static pod (as the file source gives it) whose status goes to its mirror pod.
+    const mirror = (
+      await fx.request('POST', `/api/v1/namespaces/${ns}/pods`, {
+        body: { metadata: { name: `static-${nodeName}`, annotations: { 'kubernetes.io/config.mirror': 'h1', 'kubernetes.io/config.source': 'file' } }, spec: { nodeName, containers: [sleeper] } },
+      })
+    ).json();
+    staticPod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: `static-${nodeName}`, namespace: ns, uid: 'a3c5e7f9-static-pod-uid', annotations: { 'kubernetes.io/config.source': 'file', 'kubernetes.io/config.hash': 'h1' } }, spec: { nodeName, containers: [sleeper], terminationGracePeriodSeconds: 2 } };
+    workers.syncPod({ pod: staticPod, source: 'file', mirror });
     await createPod('done', { restartPolicy: 'Never', containers: [{ name: 'once', image: busyboxImage, imagePullPolicy: 'IfNotPresent', command: ['true'] }] });
   });
 
@@ -340,6 +369,96 @@ describe('pod workers over containerd', () => {
     assert.equal(pod.status.containerStatuses[0].state.terminated.reason, 'Completed');
     const ready = pod.status.conditions.find((c: any) => c.type === 'Ready');
     assert.deepEqual([ready.status, ready.reason], ['False', 'PodCompleted']);
+  });
+
+  it('starts a sidecar before the next init container, and stops it once the job finished', async () => {
+    const pod = await waitFor('sidecar Succeeded', async () => {
+      const p = await getPod('sidecar');
+      return p?.status?.phase === 'Succeeded' && p;
+    });
+    const [side, setup] = pod.status.initContainerStatuses;
+    assert.equal(side.name, 'side');
+    assert.ok(side.state.terminated, JSON.stringify(side));
+    assert.equal(setup.state.terminated.reason, 'Completed');
+    assert.ok(Date.parse(side.state.terminated.startedAt) <= Date.parse(setup.state.terminated.startedAt));
+    assert.equal(pod.status.containerStatuses[0].state.terminated.exitCode, 0);
+    // The sidecar was stopped after the job ended, not before.
+    assert.ok(Date.parse(side.state.terminated.finishedAt) >= Date.parse(pod.status.containerStatuses[0].state.terminated.finishedAt));
+  });
+
+  it('restarts a container whose liveness probe failed', async () => {
+    const pod = await waitFor('live Running', async () => {
+      const p = await getPod('live');
+      return p?.status?.phase === 'Running' && p.status.containerStatuses?.[0]?.state?.running && p;
+    });
+    const id = pod.status.containerStatuses[0].containerID.replace('containerd://', '');
+    probes.fail(pod.metadata.uid, 'main', id);
+    const after = await waitFor('live restarted', async () => {
+      const p = await getPod('live');
+      const cs = p?.status?.containerStatuses?.[0];
+      return cs?.restartCount === 1 && cs.state.running && p;
+    }, 20_000);
+    const cs = after.status.containerStatuses[0];
+    assert.notEqual(cs.containerID, pod.status.containerStatuses[0].containerID);
+    assert.equal(cs.lastState.terminated.exitCode, 137);
+    assert.ok(events.some((e) => e.name === 'live' && e.reason === 'Killing' && e.message === 'Container main failed liveness probe, will be restarted'));
+  });
+
+  it('evicts a pod: stopped, phase Failed with reason Evicted and the message', async () => {
+    const pod = await waitFor('evictee Running', async () => {
+      const p = await getPod('evictee');
+      return p?.status?.phase === 'Running' && p;
+    });
+    await workers.evictPod(pod.metadata.uid, 'The node was low on resource: memory.', 0);
+    const evicted = await waitFor('evictee Failed', async () => {
+      const p = await getPod('evictee');
+      return p?.status?.phase === 'Failed' && p;
+    });
+    assert.equal(evicted.status.reason, 'Evicted');
+    assert.equal(evicted.status.message, 'The node was low on resource: memory.');
+    assert.ok(evicted.status.containerStatuses[0].state.terminated);
+    const { items = [] } = await cri.runtime.ListPodSandbox({ filter: { label_selector: { 'io.kubernetes.pod.uid': pod.metadata.uid } } });
+    assert.deepEqual(items.map((s) => s.state), ['SANDBOX_NOTREADY']);
+  });
+
+  it('adopts what the runtime runs for known pods after a restart, and removes pods no source knows', async () => {
+    const pod = await waitFor('adopted Running', async () => {
+      const p = await getPod('adopted');
+      return p?.status?.phase === 'Running' && p;
+    });
+    // A sandbox of a pod nobody wants, as a previous run might have left it.
+    const orphan = await cri.runtime.RunPodSandbox({
+      config: { metadata: { name: 'ghost', namespace: ns, uid: 'ghost-uid', attempt: 0 }, labels: { 'io.kubernetes.pod.uid': 'ghost-uid', 'io.kubernetes.pod.name': 'ghost', 'io.kubernetes.pod.namespace': ns }, log_directory: `/tmp/capstan-pods-${process.pid}/ghost`, linux: {} },
+    });
+    await workers.stop();
+    workers = createPodWorkers(ctxOf(), { probes, orphanGraceMs: 2000 });
+    const all = (await fx.request('GET', `/api/v1/namespaces/${ns}/pods`)).json().items as KubeObject[];
+    for (const p of all) if (!isMirror(p)) workers.syncPod({ pod: p, source: 'api' });
+    workers.syncPod({ pod: staticPod, source: 'file', mirror: all.find(isMirror)! });
+    await new Promise((r) => setTimeout(r, 2000));
+    const again = await getPod('adopted');
+    assert.equal(again.status.containerStatuses[0].containerID, pod.status.containerStatuses[0].containerID);
+    assert.equal(again.status.containerStatuses[0].restartCount, 0);
+    await waitFor('the orphan removed', async () => {
+      const { items = [] } = await cri.runtime.ListPodSandbox({ filter: { id: orphan.pod_sandbox_id ?? '' } });
+      return items.length === 0;
+    }, 20_000);
+  });
+
+  it("runs a static pod and writes its status to the mirror pod; removing it stops it", async () => {
+    const mirror = await waitFor('mirror Running', async () => {
+      const p = await getPod(`static-${nodeName}`);
+      return p?.status?.phase === 'Running' && p;
+    });
+    assert.ok(mirror.status.podIP);
+    const { items = [] } = await cri.runtime.ListPodSandbox({ filter: { label_selector: { 'io.kubernetes.pod.uid': staticPod.metadata.uid! } } });
+    assert.equal(items.length, 1);
+    workers.removePod(staticPod.metadata.uid!);
+    await waitFor('static pod removed from the runtime', async () => {
+      const { items = [] } = await cri.runtime.ListPodSandbox({ filter: { label_selector: { 'io.kubernetes.pod.uid': staticPod.metadata.uid! } } });
+      return items.length === 0;
+    }, 15_000);
+    assert.ok(!workers.findPod(ns, `static-${nodeName}`));
   });
 
   it('stops a deleted pod within its grace period and deletes it from the API server', async () => {

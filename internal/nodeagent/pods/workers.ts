@@ -20,8 +20,8 @@ import { syncPodOnce } from './pod-worker.js';
 import { StatusWriter } from './status-writer.js';
 import type { PodState, WorkerDeps } from './worker-deps.js';
 
-/** How long runtime pods of an unknown uid are left alone (the sources' first listing). */
-const orphanGraceMs = 10_000;
+/** How long runtime pods of an unknown uid are left alone by default (the sources' first listing). */
+const defaultOrphanGraceMs = 10_000;
 const relistMs = 1000;
 
 const kubeletConditionTypes = new Set(['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady']);
@@ -34,7 +34,8 @@ function syncRelevant(d: DesiredPod): string {
 }
 
 /** The pod workers. */
-export function createPodWorkers(ctx: AgentContext, deps: { probes: ProbeManager }): PodSyncHandler & Stoppable {
+export function createPodWorkers(ctx: AgentContext, deps: { probes: ProbeManager; orphanGraceMs?: number }): PodSyncHandler & Stoppable {
+  const orphanGraceMs = deps.orphanGraceMs ?? defaultOrphanGraceMs;
   const cri = ctx.cri;
   if (!cri) throw new Error('the pod workers need a container runtime (--container-runtime-endpoint)');
   let runtimeName: Promise<string> | undefined;
@@ -60,6 +61,8 @@ export function createPodWorkers(ctx: AgentContext, deps: { probes: ProbeManager
   const states = new Map<string, PodState>();
   const busy = new Map<string, Promise<void>>();
   const dirty = new Set<string>();
+  // Pods cleaned up and deleted: later updates (a pod held by finalizers) start nothing again.
+  const finishedUids = new Set<string>();
   let stopped = false;
 
   function newState(desired: DesiredPod): PodState {
@@ -98,6 +101,7 @@ export function createPodWorkers(ctx: AgentContext, deps: { probes: ProbeManager
         if (state.finished) {
           states.delete(uid);
           dirty.delete(uid);
+          finishedUids.add(uid);
         }
       }
     })().finally(() => busy.delete(uid));
@@ -175,7 +179,7 @@ export function createPodWorkers(ctx: AgentContext, deps: { probes: ProbeManager
   return {
     syncPod(desired) {
       const uid = desired.pod.metadata.uid ?? '';
-      if (!uid) return;
+      if (!uid || finishedUids.has(uid)) return;
       const state = states.get(uid);
       if (state) {
         if (state.removed) return;
@@ -187,6 +191,7 @@ export function createPodWorkers(ctx: AgentContext, deps: { probes: ProbeManager
       kick(uid);
     },
     removePod(uid) {
+      finishedUids.delete(uid);
       const state = states.get(uid);
       if (!state) return;
       state.removed = true;
