@@ -151,6 +151,8 @@ export function podStatus(pod: Pod, inp: PodStatusInputs): Record<string, unknow
     condition('ContainersReady', containersReady, prevConds, now, crReason, crMessage),
     ...prevConds.filter((c) => !kubeletConditions.has(c.type)),
   ];
+  // A pod bound by spec.nodeName (or a static pod) was never through a scheduler: kubelet adds it.
+  if (!conditions.some((c) => c.type === 'PodScheduled')) conditions.push(condition('PodScheduled', true, prevConds, now));
   const status: Record<string, unknown> = {
     phase,
     conditions,

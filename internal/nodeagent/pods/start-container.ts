@@ -11,6 +11,7 @@ import { grpcMessage } from '../runtime/grpc-error.js';
 import { containerConfig, type ContainerInputs } from './container-config.js';
 import { makeEnvironment } from './env.js';
 import { runHandler } from './hooks.js';
+import { serviceEnv } from './service-env.js';
 import type { DataMap } from './config-objects.js';
 import type { PodState, WorkerDeps } from './worker-deps.js';
 import type { Container, Pod } from './types.js';
@@ -50,7 +51,7 @@ export async function startContainer(deps: WorkerDeps, state: PodState, pod: Pod
   }
   let config;
   try {
-    const env = await makeEnvironment(pod, c, deps.objects, { podIPs: inp.podIPs, hostIPs: inp.hostIPs });
+    const env = await makeEnvironment(pod, c, deps.objects, { podIPs: inp.podIPs, hostIPs: inp.hostIPs }, await serviceEnv(deps.ctx.client, pod));
     const inputs: ContainerInputs = { imageRef, restartCount, env, volumes: inp.volumes, podDir: deps.volumes.podDir(state.uid), ...(inp.etcHosts ? { etcHosts: inp.etcHosts } : {}) };
     config = await containerConfig(pod, c, inputs);
   } catch (err) {

@@ -29,6 +29,9 @@ export interface SyncOutcome {
   readonly finished: boolean;
 }
 
+/** When a sync that left a container waiting on an error runs again. */
+export const errorRequeueMs = 5000;
+
 function wakeAt(state: PodState, ms: number): void {
   state.wakeAtMs = state.wakeAtMs === undefined ? ms : Math.min(state.wakeAtMs, ms);
 }
@@ -57,9 +60,10 @@ async function restart(deps: WorkerDeps, state: PodState, pod: Pod, c: Container
 async function startOrWait(deps: WorkerDeps, state: PodState, pod: Pod, c: Container, restartCount: number, inp: StartInputs): Promise<boolean> {
   const ok = await startContainer(deps, state, pod, c, restartCount, inp);
   if (!ok) {
+    // Tried again after errorRequeueMs (kubelet requeues a failed sync after 10-15 s) or when the
+    // image back-off ends, whichever is first.
     const until = deps.puller.backoffUntil(pod.metadata.uid ?? '', c.image ?? '');
-    // Image back-off ends at a known time; other failures are tried again as kubelet requeues them.
-    wakeAt(state, until !== undefined && until > Date.now() ? until + 50 : Date.now() + 10_000);
+    wakeAt(state, Math.min(Date.now() + errorRequeueMs, until !== undefined && until > Date.now() ? until + 50 : Infinity));
   }
   return ok;
 }
@@ -84,7 +88,7 @@ async function ensureSandbox(deps: WorkerDeps, state: PodState, pod: Pod, view: 
   } catch (err) {
     deps.ctx.events.event(pod, 'Warning', 'FailedCreatePodSandBox', `Failed to create pod sandbox: ${grpcErrorText(err)}`);
     for (const c of [...(pod.spec.initContainers ?? []), ...pod.spec.containers]) state.waiting.set(c.name, { reason: 'ContainerCreating' });
-    wakeAt(state, Date.now() + 10_000);
+    wakeAt(state, Date.now() + errorRequeueMs);
     return undefined;
   }
 }
@@ -116,7 +120,7 @@ export async function syncRunningPod(deps: WorkerDeps, state: PodState, pod: Pod
     if (!(err instanceof VolumeSetupError)) throw err;
     deps.ctx.events.event(pod, 'Warning', 'FailedMount', err.message);
     for (const c of [...(pod.spec.initContainers ?? []), ...pod.spec.containers]) if (!current(view, latestSandbox?.id ?? '', c.name)) state.waiting.set(c.name, { reason: 'ContainerCreating' });
-    wakeAt(state, Date.now() + 2_000);
+    wakeAt(state, Date.now() + errorRequeueMs);
     return { view, finished: false };
   }
   const sandbox = await ensureSandbox(deps, state, pod, view);

@@ -20,12 +20,22 @@ import { syncPodOnce } from './pod-worker.js';
 import { StatusWriter } from './status-writer.js';
 import type { PodState, WorkerDeps } from './worker-deps.js';
 
-/** How long runtime pods of an unknown uid are left alone (the sources' first listing). */
-const orphanGraceMs = 10_000;
+/** How long runtime pods of an unknown uid are left alone by default (the sources' first listing). */
+const defaultOrphanGraceMs = 10_000;
 const relistMs = 1000;
 
+const kubeletConditionTypes = new Set(['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady']);
+
+/** What of a desired pod makes a sync worthwhile (not its status, except others' conditions such as readiness gates'). */
+function syncRelevant(d: DesiredPod): string {
+  const m = d.pod.metadata;
+  const conditions = ((d.pod.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []).filter((c) => !kubeletConditionTypes.has(c.type)).map((c) => `${c.type}=${c.status}`);
+  return JSON.stringify([d.pod.spec, m.labels, m.annotations, m.deletionTimestamp, m.deletionGracePeriodSeconds, d.mirror?.metadata.uid, conditions]);
+}
+
 /** The pod workers. */
-export function createPodWorkers(ctx: AgentContext, deps: { probes: ProbeManager }): PodSyncHandler & Stoppable {
+export function createPodWorkers(ctx: AgentContext, deps: { probes: ProbeManager; orphanGraceMs?: number }): PodSyncHandler & Stoppable {
+  const orphanGraceMs = deps.orphanGraceMs ?? defaultOrphanGraceMs;
   const cri = ctx.cri;
   if (!cri) throw new Error('the pod workers need a container runtime (--container-runtime-endpoint)');
   let runtimeName: Promise<string> | undefined;
@@ -51,6 +61,8 @@ export function createPodWorkers(ctx: AgentContext, deps: { probes: ProbeManager
   const states = new Map<string, PodState>();
   const busy = new Map<string, Promise<void>>();
   const dirty = new Set<string>();
+  // Pods cleaned up and deleted: later updates (a pod held by finalizers) start nothing again.
+  const finishedUids = new Set<string>();
   let stopped = false;
 
   function newState(desired: DesiredPod): PodState {
@@ -89,6 +101,7 @@ export function createPodWorkers(ctx: AgentContext, deps: { probes: ProbeManager
         if (state.finished) {
           states.delete(uid);
           dirty.delete(uid);
+          finishedUids.add(uid);
         }
       }
     })().finally(() => busy.delete(uid));
@@ -166,15 +179,19 @@ export function createPodWorkers(ctx: AgentContext, deps: { probes: ProbeManager
   return {
     syncPod(desired) {
       const uid = desired.pod.metadata.uid ?? '';
-      if (!uid) return;
+      if (!uid || finishedUids.has(uid)) return;
       const state = states.get(uid);
       if (state) {
         if (state.removed) return;
+        const changed = syncRelevant(state.desired) !== syncRelevant(desired);
         state.desired = desired;
+        // A status-only update is kubelet's RECONCILE: nothing to sync.
+        if (!changed) return;
       } else states.set(uid, newState(desired));
       kick(uid);
     },
     removePod(uid) {
+      finishedUids.delete(uid);
       const state = states.get(uid);
       if (!state) return;
       state.removed = true;
