@@ -41,7 +41,7 @@ async function until(pred: () => boolean, what: string, ms = 8000): Promise<void
   }
 }
 
-describe('probe manager', () => {
+describe('probe manager', { concurrency: true }, () => {
   it('readiness starts false, turns true after success and false again after failures; true without a probe', async () => {
     const ctx = testAgentContext();
     const pm = createProbeManager(ctx);
@@ -58,6 +58,14 @@ describe('probe manager', () => {
     answers.set('/ready', 500);
     await until(() => !pm.isReady('r1', 'app'), 'not ready');
     assert.ok(ctx.events.events.some((e) => e.reason === 'Unhealthy' && e.message === 'Readiness probe failed: HTTP probe failed with statuscode: 500'));
+    // A stopped container is not ready; a new instance starts over (not ready until it succeeds).
+    answers.set('/ready', 200);
+    await until(() => pm.isReady('r1', 'app'), 'ready again');
+    pm.containerStopped('r1', 'app');
+    assert.equal(pm.isReady('r1', 'app'), false);
+    pm.containerStarted(pod('r1', { readinessProbe: probe('/ready') }), 'app', 'c1b', Date.now());
+    assert.equal(pm.isReady('r1', 'app'), false);
+    await until(() => pm.isReady('r1', 'app'), 'the new instance ready');
     pm.stop();
   });
 

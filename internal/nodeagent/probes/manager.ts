@@ -4,7 +4,8 @@
  * onFailure handlers called once per liveness or startup failure run (with kubelet's
  * "Container <name> failed liveness probe" text; the pod worker restarts the container), and
  * onChange handlers called when readiness or startup results change. Readiness starts false when
- * the container has a readiness probe; startup is false until the startup probe succeeds.
+ * the container has a readiness probe; startup is false until the startup probe succeeds; both
+ * turn false when the container stops and start over when it is replaced.
  * terminationGracePeriodSeconds of a probe is the pod worker's business when it restarts.
  */
 import type { KubeObject } from '../../../api/meta/types.js';
@@ -108,6 +109,18 @@ export function createProbeManager(ctx: AgentContext): ProbeManager {
     containers.delete(k);
   };
 
+  /** A stopped container is not ready (when it has a readiness probe) nor started (startup probe). */
+  const containerGone = (k: string, podUid: string): void => {
+    const entry = containers.get(k);
+    if (!entry) return;
+    for (const w of entry.workers) w.stop();
+    entry.workers.length = 0;
+    const before = [entry.ready, entry.started];
+    if (entry.ready !== undefined) entry.ready = false;
+    if (entry.started !== undefined) entry.started = false;
+    if (before[0] !== entry.ready || before[1] !== entry.started) changed(podUid);
+  };
+
   return {
     containerStarted(pod, containerName, containerId, startedAtMs) {
       const podUid = pod.metadata.uid ?? '';
@@ -116,21 +129,19 @@ export function createProbeManager(ctx: AgentContext): ProbeManager {
       const k = key(podUid, containerName);
       const instance: ContainerInstance = { pod, container, containerId, startedAtMs };
       const existing = containers.get(k);
-      if (existing && existing.instance.containerId === containerId) return;
+      if (existing && existing.instance.containerId === containerId && existing.workers.length > 0) return;
       const entry: ContainerProbes = existing ?? { instance, workers: [] };
       entry.instance = instance;
       const before = [entry.ready, entry.started];
       entry.ready = container.readinessProbe ? false : undefined;
       entry.started = container.startupProbe ? false : undefined;
-      if (existing) for (const w of existing.workers) w.replace(instance);
-      else {
-        containers.set(k, entry);
-        startWorkers(entry, podUid, containerName);
-      }
+      containers.set(k, entry);
+      if (entry.workers.length > 0) for (const w of entry.workers) w.replace(instance);
+      else startWorkers(entry, podUid, containerName);
       if (before[0] !== entry.ready || before[1] !== entry.started) changed(podUid);
     },
     containerStopped(podUid, containerName) {
-      stopContainer(key(podUid, containerName));
+      containerGone(key(podUid, containerName), podUid);
     },
     removePod(podUid) {
       for (const k of [...containers.keys()]) if (k.startsWith(`${podUid}/`)) stopContainer(k);
