@@ -64,10 +64,11 @@ function decodeField1(buf: Buffer): string | number | undefined {
   return found;
 }
 
-/** The request and response shapes. */
+/** HealthCheckRequest: the service to check ('' for the server as a whole). */
 export interface HealthCheckRequest {
   service: string;
 }
+/** HealthCheckResponse: the ServingStatus number. */
 export interface HealthCheckResponse {
   status: number;
 }
