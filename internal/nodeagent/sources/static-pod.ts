@@ -13,10 +13,13 @@ import { defaultPodObject } from '../../registry/core/pods/defaults.js';
 import { podStrategy } from '../../registry/core/pods/strategy.js';
 import { fieldErrorMessage } from '../../validation/field-error.js';
 
-/** kubelet's pod annotations. */
+/** Where kubelet got a pod: file, http or api. */
 export const configSourceAnnotation = 'kubernetes.io/config.source';
+/** A static pod's hash (its uid). */
 export const configHashAnnotation = 'kubernetes.io/config.hash';
+/** When kubelet first saw the pod (RFC 3339, nanoseconds). */
 export const configSeenAnnotation = 'kubernetes.io/config.seen';
+/** On a mirror pod: the hash of the static pod it mirrors. */
 export const configMirrorAnnotation = 'kubernetes.io/config.mirror';
 
 /** Where a static pod came from: a manifest file (path) or the --manifest-url (url). */
