@@ -87,6 +87,8 @@ export interface RestStorage {
    * kind, apiVersion and path, the request's subpath). name is the path's name ("pod:port").
    */
   connect?(ctx: RequestContext, name: string, options: KubeObject): Promise<ConnectHandler>;
+  /** false for a streamed GET served through connect() that kube serves without admission (pods/log). */
+  readonly connectAdmission?: boolean;
   get?(ctx: RequestContext, name: string, opts: GetOptions): Promise<KubeObject>;
   list?(ctx: RequestContext, opts: ListOptions): Promise<ListResult>;
   watch?(ctx: RequestContext, opts: ListOptions): Promise<StorageWatch>;

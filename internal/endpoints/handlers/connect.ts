@@ -25,7 +25,7 @@ export const connectHandler: Handler = async (h) => {
   const path = connectSubpath(info.parts, info.path);
   // metadata stays empty: the options carry none, but plugins may read object.metadata.
   const options: KubeObject = { kind: h.scope.kind, apiVersion: h.scope.apiVersion, metadata: {}, ...(path ? { path } : {}) };
-  if (h.admission.handles('CONNECT')) {
+  if (storage.connectAdmission !== false && h.admission.handles('CONNECT')) {
     const attrs = admissionAttributes(h, 'CONNECT', info.name, options, undefined, false);
     await h.admission.admit(attrs, h.ctx);
     await h.admission.validate(attrs, h.ctx);

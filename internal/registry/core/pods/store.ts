@@ -1,7 +1,8 @@
 /**
  * The pods resource (core/v1), stored under /pods/<namespace>/<name>, with pods/status,
  * pods/ephemeralcontainers, pods/resize, pods/binding (and the legacy bindings resource) and
- * pods/eviction and pods/proxy. log, exec, attach and portforward need the node agent.
+ * pods/eviction, pods/proxy and pods/log (from the node's kubelet). exec, attach and portforward
+ * come with the streaming work.
  */
 import type { ResourceModule, ResourceRegistration } from '../../registration.js';
 import { GenericStore } from '../../generic/store.js';
@@ -11,6 +12,7 @@ import { defaultPodObject } from './defaults.js';
 import { podEphemeralContainersStrategy } from './ephemeral-containers.js';
 import { EvictionStorage } from './eviction.js';
 import { PodProxyStorage } from './proxy.js';
+import { PodLogStorage } from './log.js';
 import { podResizeStrategy } from './resize.js';
 import { podStatusStrategy, podStrategy } from './strategy.js';
 import { dropDisabledPodFields } from './disabled-fields.js';
@@ -49,6 +51,7 @@ export const podsModule: ResourceModule = (deps) => {
         binding: new BindingStorage(store, false),
         eviction: new EvictionStorage(store, status, storageOf),
         proxy: new PodProxyStorage(store, deps.proxyBytesPerSec ?? 0),
+        log: new PodLogStorage(store, () => deps.kubeletClient),
       },
       selectableFields: podStrategy.selectableFields,
       defaulter: defaultPodObject,
