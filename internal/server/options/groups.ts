@@ -36,6 +36,7 @@ import { deleteCollectionFlags } from './delete-collection.js';
 import { flowControlFlags } from './flow-control.js';
 import { featureGateFlags } from './feature-gates.js';
 import { runtimeConfigFlags } from './runtime-config.js';
+import { kubeletClientFlags } from './kubelet-client.js';
 
 /** One group of flags. */
 export interface FlagGroup<K extends keyof FlagGroupOptions = keyof FlagGroupOptions> {
@@ -89,4 +90,5 @@ export const flagGroups: readonly FlagGroup[] = [
   flowControlFlags,
   featureGateFlags,
   runtimeConfigFlags,
+  kubeletClientFlags,
 ];
