@@ -34,6 +34,8 @@ export interface StreamingNode {
   readonly kubeletClient: KubeletClient;
   /** An HTTPS agent trusting nothing in particular (the kubelet's certificate is the test's own). */
   readonly agent: Agent;
+  /** Every streaming request the kubelet received: its kind, Upgrade header and offered WebSocket subprotocols. */
+  readonly seen: Array<{ kind: string; upgrade: string; protocols: string }>;
   stop(): Promise<void>;
 }
 
@@ -82,6 +84,7 @@ export async function startStreamingNode(dir: string): Promise<StreamingNode> {
   const streaming = createStreamingHandlers(ctx, pods);
   const ca = await createCertificateAuthority('streaming-test-ca');
   const serving = await issueCertificate(ca, { commonName: 'node-1', usage: 'server', ips: ['127.0.0.1'] });
+  const seen: StreamingNode['seen'] = [];
   const route = (req: IncomingMessage, res: ServerResponse): void => {
     const path = new URL(req.url ?? '/', 'https://kubelet').pathname;
     const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
@@ -90,6 +93,7 @@ export async function startStreamingNode(dir: string): Promise<StreamingNode> {
       res.writeHead(404).end();
       return;
     }
+    seen.push({ kind, upgrade: String(req.headers.upgrade ?? ''), protocols: String(req.headers['sec-websocket-protocol'] ?? '') });
     void streaming.serve(kind, req, res, { namespace: parts[1] ?? '', pod: parts[2] ?? '', container: kind === 'portForward' ? '' : (parts[3] ?? '') });
   };
   const server: Server = createServer({ cert: serving.cert, key: serving.key }, route);
@@ -112,6 +116,7 @@ export async function startStreamingNode(dir: string): Promise<StreamingNode> {
     containers,
     host,
     agent,
+    seen,
     kubeletClient: { target: async () => ({ scheme: 'https', host, agent, timeoutMs: 10_000 }) },
     async stop() {
       abort.abort();

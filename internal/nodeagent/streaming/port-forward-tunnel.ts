@@ -9,7 +9,13 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { portForwardTunnel, portForwardV1 } from './protocols.js';
 import { dialUpgrade, spdyUpgradeHeaders } from './runtime-dial.js';
 
-const server = new WebSocketServer({ noServer: true, perMessageDeflate: false, handleProtocols: (offered) => (offered.has(portForwardTunnel) ? portForwardTunnel : false) });
+// "SPDY/3.1+portforward.k8s.io" is not an RFC 6455 token ('/' is a separator), so ws would refuse
+// the handshake: the offer is taken off the request here and the answer written back by hand.
+const tunnelled = new WeakSet<IncomingMessage>();
+const server = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+server.on('headers', (headers: string[], req: IncomingMessage) => {
+  if (tunnelled.has(req)) headers.push(`Sec-WebSocket-Protocol: ${portForwardTunnel}`);
+});
 
 /** Serves a tunnelled port-forward against the runtime's URL; resolves when either side closes. */
 export async function tunnelPortForward(req: IncomingMessage, res: ServerResponse, url: string): Promise<void> {
@@ -23,6 +29,8 @@ export async function tunnelPortForward(req: IncomingMessage, res: ServerRespons
   const upstream = answer.socket;
   const socket = req.socket;
   res.detachSocket(socket);
+  delete req.headers['sec-websocket-protocol'];
+  tunnelled.add(req);
   const ws = await new Promise<WebSocket>((resolve) => server.handleUpgrade(req, socket, Buffer.alloc(0), resolve));
   if (answer.head.length > 0) ws.send(answer.head, { binary: true });
   await new Promise<void>((resolve) => {
