@@ -23,7 +23,7 @@ export const nodeAgentMain = join(root, 'dist', 'cmd', 'nodeagent', 'main.js');
 export interface KubeletClientPki {
   /** Signs the agents' serving certificates; the API server's --kubelet-certificate-authority. */
   readonly servingCA: CertificateAuthority;
-  /** --kubelet-client-certificate, --kubelet-client-key and --kubelet-certificate-authority. */
+  /** --kubelet-client-certificate, --kubelet-client-key, --kubelet-certificate-authority and --kubelet-preferred-address-types. */
   readonly apiServerFlags: readonly string[];
 }
 
@@ -41,7 +41,13 @@ export async function writeKubeletClientPki(dir: string, clientCA: CertificateAu
   await writeFile(paths.key, client.key, { mode: 0o600 });
   return {
     servingCA,
-    apiServerFlags: [`--kubelet-client-certificate=${paths.cert}`, `--kubelet-client-key=${paths.key}`, `--kubelet-certificate-authority=${paths.ca}`],
+    apiServerFlags: [
+      `--kubelet-client-certificate=${paths.cert}`,
+      `--kubelet-client-key=${paths.key}`,
+      `--kubelet-certificate-authority=${paths.ca}`,
+      // As kubeadm sets it: a node's name need not resolve, its InternalIP does.
+      '--kubelet-preferred-address-types=InternalIP,ExternalIP,Hostname',
+    ],
   };
 }
 

@@ -144,7 +144,11 @@ export async function syncRunningPod(deps: WorkerDeps, state: PodState, pod: Pod
     const changed = inst.status.annotations?.[containerHashAnnotation] !== undefined && inst.status.annotations[containerHashAnnotation] !== containerHash(c);
     if (probeMessage === undefined && !changed) continue;
     state.killRequests.delete(inst.id);
-    const msg = probeMessage !== undefined ? probeMessage || `Container ${c.name} failed liveness probe, will be restarted` : `Container ${c.name} definition changed, will be restarted`;
+    // kubelet's computePodActions: the probe manager's message, with ", will be restarted" when
+    // the container is started again (a changed definition always is).
+    const restarted = probeMessage === undefined || isSidecar(c) || (pod.spec.restartPolicy ?? 'Always') !== 'Never';
+    const base = probeMessage !== undefined ? probeMessage || `Container ${c.name} failed liveness probe` : `Container ${c.name} definition changed`;
+    const msg = restarted ? `${base}, will be restarted` : base;
     await killContainer(deps, state, pod, c, inst, pod.spec.terminationGracePeriodSeconds ?? 30, msg, podIPs[0]);
   }
   state.killRequests.clear();
