@@ -29,8 +29,15 @@ export function tokenizeFlags(argv: readonly string[]): FlagValues {
     if (!arg.startsWith('-') || arg === '-') throw new FlagError(`unknown command ${JSON.stringify(arg)}`);
     const long = arg.startsWith('--');
     const body = arg.slice(long ? 2 : 1);
-    const eq = body.indexOf('=');
-    const name = eq < 0 ? body : body.slice(0, eq);
+    let eq = body.indexOf('=');
+    let name = eq < 0 ? body : body.slice(0, eq);
+    // pflag's "-v4": a shorthand with its value attached.
+    let attached: string | undefined;
+    if (!long && eq < 0 && body.length > 1 && flagNamed(body[0] as string)?.short === body[0] && flagNamed(body[0] as string)?.type !== 'bool') {
+      attached = body.slice(1);
+      name = body[0] as string;
+      eq = -1;
+    }
     const def = long ? flagNamed(name) : flagNamed(name)?.short === name ? flagNamed(name) : undefined;
     if (!def) {
       const normalized = name.replace(/_/g, '-');
@@ -39,7 +46,8 @@ export function tokenizeFlags(argv: readonly string[]): FlagValues {
       throw new FlagError(long ? `unknown flag: --${name}` : `unknown shorthand flag: ${JSON.stringify(name[0])} in ${arg}`);
     }
     let value: string;
-    if (eq >= 0) value = body.slice(eq + 1);
+    if (attached !== undefined) value = attached;
+    else if (eq >= 0) value = body.slice(eq + 1);
     else if (def.type === 'bool') value = 'true';
     else if (def.name === 'version') value = 'true';
     else {

@@ -201,6 +201,15 @@ describe('node agent flags and KubeletConfiguration', () => {
     assert.match(refusal(await parseNodeAgentCommand([kc, '--node-ip=1.2.3.4,5.6.7.8'])), /must contain one IPv4 and one IPv6 address/);
   });
 
+  it('reads -v as pflag does: -v 3, -v=3, --v=3, -v3', async () => {
+    for (const args of [['-v', '3'], ['-v=3'], ['--v=3'], ['-v3']]) {
+      const cmd = await parseNodeAgentCommand([kc, ...args]);
+      assert.equal(cmd.kind, 'run');
+      assert.equal((cmd as { verbosity: number }).verbosity, 3, args.join(' '));
+    }
+    assert.match(refusal(await parseNodeAgentCommand([kc, '--kubeconfig'])), /flag needs an argument: --kubeconfig/);
+  });
+
   it('prints help and version', async () => {
     const help = await parseNodeAgentCommand(['--help']);
     assert.equal(help.kind, 'exit');
