@@ -111,7 +111,7 @@ async function run(ctx: BenchContext, caFile: string, admin: { cert: string; key
 
     const t0 = performance.now();
     const sim = runSimulatedNodes(config, () => api, log, nodes, { maxInFlight: 32 });
-    const m = await loadAndMeasure(ctx, server.pid, client, sim, t0).finally(() => sim.stop());
+    const m = await server.profile('simulated-nodes', () => loadAndMeasure(ctx, server.pid, client, sim, t0)).finally(() => sim.stop());
     const { registeredMs, runningMs, running, steady, cores } = m;
     const rss = (await server.memory(false)).rss;
     const p99 = percentile(steady, 99);
