@@ -3,7 +3,7 @@
  * server children, prints each result as a ratio against a baseline measured in the same run,
  * then a table, and writes bench/results/<date>.json.
  *
- *   node dist/bench/run.js [--only creates,get,list,watch,informers,residency,security,audit,priority-and-fairness,admission,custom-resources,etcd-tls,http2,apf,feature-gates,max-in-flight,apf-flood,node-agent] [--cpu-prof[=DIR]]
+ *   node dist/bench/run.js [--only creates,get,list,watch,informers,residency,security,audit,priority-and-fairness,admission,custom-resources,etcd-tls,http2,apf,feature-gates,max-in-flight,apf-flood,node-agent,simulated-nodes] [--cpu-prof[=DIR]]
  *                          [--fail-on-missed] [--label=NAME]
  *
  * Exits 1 when a benchmark could not run (error), and with --fail-on-missed also on a MISSED target.
@@ -31,6 +31,7 @@ import { maxInFlightBenchmark } from './benchmarks/max-in-flight.js';
 import { nodeAgentRssBenchmark } from './benchmarks/node-agent-rss.js';
 import { residencyBenchmark } from './benchmarks/residency.js';
 import { securityBenchmark } from './benchmarks/security.js';
+import { simulatedNodesBenchmark } from './benchmarks/simulated-nodes.js';
 import { watchFanoutBenchmark } from './benchmarks/watch-fanout.js';
 import { ensureNamespace, newClient, ServerFailure } from './client.js';
 import { newContext, withServer, type BenchContext, type Benchmark } from './context.js';
@@ -60,6 +61,7 @@ const benchmarks: ReadonlyArray<{ key: string; run: Benchmark; needsPods: boolea
   { key: 'max-in-flight', run: maxInFlightBenchmark, needsPods: false },
   { key: 'apf-flood', run: apfFloodBenchmark, needsPods: false },
   { key: 'node-agent', run: nodeAgentRssBenchmark, needsPods: false },
+  { key: 'simulated-nodes', run: simulatedNodesBenchmark, needsPods: false },
 ];
 
 const listNamespace = 'bench-list';

@@ -13,7 +13,7 @@ export interface Measured {
 }
 
 /** CPU time (user + system) a process has used, in ms, from /proc; NaN where there is none. */
-function processCpuMs(pid: number): number {
+export function processCpuMs(pid: number): number {
   try {
     // Fields after the command name: state is [0], utime [11], stime [12], in clock ticks (100/s on Linux).
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];

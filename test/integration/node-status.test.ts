@@ -189,4 +189,38 @@ describe('node status', () => {
     const ctx = nodeContext({ port: fx.port, ca: fx.ca, cert, nodeName: 'n3', config: config({ nodeLabels: { 'node-role.kubernetes.io/master': '' } }), cri });
     await assert.rejects(startNodeStatus(ctx, { summary: emptySummary, pods: fixedPods() }), /unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels: \[node-role.kubernetes.io\/master\]/);
   });
+
+  it('memory pressure from the eviction manager: MemoryPressure True on the Node and the pod evicted', async () => {
+    const Mi = 1024 * 1024;
+    const lowMemory: SummaryProvider = {
+      summary: async () => ({
+        node: { memory: { availableBytes: 60 * Mi, workingSetBytes: 900 * Mi } },
+        pods: [{ podRef: { name: 'hog', namespace: 'default', uid: 'hog-uid' }, containers: [{ name: 'app', memory: { workingSetBytes: 500 * Mi } }] }],
+      }),
+    };
+    const hog = { metadata: { name: 'hog', namespace: 'default', uid: 'hog-uid' }, spec: { containers: [{ name: 'app' }] }, status: { phase: 'Running' } };
+    const pods = fixedPods([hog]);
+    const cert = await clientCert(ca, 'system:node:n4', ['system:nodes']);
+    const events = recordingEvents();
+    const ctx = nodeContext({ port: fx.port, ca: fx.ca, cert, nodeName: 'n4', config: config(), cri, events });
+    const agent = await startNodeStatus(ctx, { summary: lowMemory, pods });
+    try {
+      const pressure = await waitFor('MemoryPressure', async () => {
+        const n = (await admin('GET', '/api/v1/nodes/n4')).json();
+        const c = n.status?.conditions?.find((x: { type: string }) => x.type === 'MemoryPressure');
+        return c?.status === 'True' ? c : undefined;
+      });
+      assert.equal(pressure.reason, 'KubeletHasInsufficientMemory');
+      assert.equal(pressure.message, 'kubelet has insufficient memory available');
+      assert.deepEqual(pods.evicted[0], {
+        uid: 'hog-uid',
+        message: 'The node was low on resource: memory. Threshold quantity: 100Mi, available: 60Mi. Container app was using 500Mi, request is 0, has larger consumption of memory. ',
+        grace: 1,
+      });
+      assert.ok(events.recorded.some((e) => e.reason === 'Evicted' && e.type === 'Warning'));
+      assert.ok(events.recorded.some((e) => e.reason === 'NodeHasInsufficientMemory'));
+    } finally {
+      await agent.stop();
+    }
+  });
 });

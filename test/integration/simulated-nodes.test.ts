@@ -113,4 +113,27 @@ describe('simulated nodes', () => {
     assert.ok(del.json().metadata.deletionTimestamp, 'the pod waits for its node');
     await waitFor('web-3 gone', async () => ((await fx.request('GET', '/api/v1/namespaces/default/pods/web-3')).status === 404 ? true : undefined));
   });
+
+  it('keeps renewing Leases after the API server was away', async () => {
+    await fx.restart();
+    const back = new Date().toISOString();
+    await waitFor('a renewal after the restart', async () => {
+      const l = (await fx.request('GET', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/sim-9')).json();
+      return l.spec.renewTime > back ? true : undefined;
+    }, 15_000);
+  });
+
+  it('with one pod watch per node, as each node\'s own identity would', async () => {
+    const perNode = runSimulatedNodes({ ...defaultNodeAgentConfig(), hostnameOverride: 'pn' }, () => client, createLogger(0, true), 3, { podWatch: 'per-node' });
+    try {
+      await perNode.registered;
+      for (let i = 0; i < 3; i++) await fx.request('POST', '/api/v1/namespaces/default/pods', { body: pod(`pn-pod-${i}`, `pn-${i}`) });
+      await waitFor('3 Running pods', async () => {
+        const items = (await fx.request('GET', '/api/v1/namespaces/default/pods')).json().items.filter((p: any) => p.metadata.name.startsWith('pn-pod-'));
+        return items.filter((p: any) => p.status.phase === 'Running').length === 3 ? true : undefined;
+      });
+    } finally {
+      await perNode.stop();
+    }
+  });
 });

@@ -8,6 +8,7 @@
  * instead opens one watch per node as that node's identity (fieldSelector spec.nodeName=<node>), as
  * N kubelets would, for Node authorizer setups that refuse the process a cluster-wide watch.
  */
+import { setMaxListeners } from 'node:events';
 import type { ApiClient, WatchEvent } from '../client/api-client.js';
 import { ApiError } from '../client/api-client.js';
 import type { Logger } from '../../observability/logging.js';
@@ -89,6 +90,8 @@ async function watchPods(client: ApiClient, fieldSelector: string, signal: Abort
 export function runSimulatedNodes(config: NodeAgentConfig, clientFor: SimulatedClientFactory, log: Logger, n: number, options: SimulationOptions = {}): SimulatedNodes {
   const abort = new AbortController();
   const signal = abort.signal;
+  // Every node's loops wait on this one signal.
+  setMaxListeners(0, signal);
   const limiter = new Limiter(options.maxInFlight ?? 32);
   const deps = { config, machine: { ...defaultSimulatedMachine, ...options.machine }, rules: options.rules ?? {}, log, limiter };
   const names = simulatedNodeNames(config, n);
