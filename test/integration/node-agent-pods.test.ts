@@ -201,6 +201,7 @@ describe('pod workers over containerd', () => {
     await createPod('live', { containers: [sleeper] });
     await createPod('evictee', { containers: [sleeper] });
     await createPod('adopted', { containers: [sleeper] });
+    await createPod('deadline', { activeDeadlineSeconds: 3, containers: [sleeper] });
     // A static pod (as the file source gives it) whose status goes to its mirror pod.
     const mirror = (
       await fx.request('POST', `/api/v1/namespaces/${ns}/pods`, {
@@ -419,6 +420,15 @@ describe('pod workers over containerd', () => {
     assert.ok(evicted.status.containerStatuses[0].state.terminated);
     const { items = [] } = await cri.runtime.ListPodSandbox({ filter: { label_selector: { 'io.kubernetes.pod.uid': pod.metadata.uid } } });
     assert.deepEqual(items.map((s) => s.state), ['SANDBOX_NOTREADY']);
+  });
+
+  it('fails a pod past its activeDeadlineSeconds with reason DeadlineExceeded', async () => {
+    const pod = await waitFor('deadline Failed', async () => {
+      const p = await getPod('deadline');
+      return p?.status?.phase === 'Failed' && p;
+    }, 20_000);
+    assert.deepEqual([pod.status.reason, pod.status.message], ['DeadlineExceeded', 'Pod was active on the node longer than the specified deadline']);
+    assert.ok(events.some((e) => e.name === 'deadline' && e.reason === 'DeadlineExceeded'));
   });
 
   it('adopts what the runtime runs for known pods after a restart, and removes pods no source knows', async () => {
