@@ -50,7 +50,7 @@ class TestProbes implements ProbeManager {
   onChange(): void {}
   stop(): void {}
   fail(uid: string, name: string, id: string): void {
-    this.failure?.(uid, name, id, `Container ${name} failed liveness probe, will be restarted`);
+    this.failure?.(uid, name, id, `Container ${name} failed liveness probe`);
   }
 }
 

@@ -144,7 +144,8 @@ export async function syncRunningPod(deps: WorkerDeps, state: PodState, pod: Pod
     const changed = inst.status.annotations?.[containerHashAnnotation] !== undefined && inst.status.annotations[containerHashAnnotation] !== containerHash(c);
     if (probeMessage === undefined && !changed) continue;
     state.killRequests.delete(inst.id);
-    const msg = probeMessage !== undefined ? probeMessage || `Container ${c.name} failed liveness probe, will be restarted` : `Container ${c.name} definition changed, will be restarted`;
+    const probeText = probeMessage || `Container ${c.name} failed liveness probe`;
+    const msg = probeMessage !== undefined ? (probeText.endsWith(', will be restarted') ? probeText : `${probeText}, will be restarted`) : `Container ${c.name} definition changed, will be restarted`;
     await killContainer(deps, state, pod, c, inst, pod.spec.terminationGracePeriodSeconds ?? 30, msg, podIPs[0]);
   }
   state.killRequests.clear();
