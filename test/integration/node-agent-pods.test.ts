@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { busyboxImage, startContainerd, type LocalContainerd } from '../../hack/local-containerd.js';
 import type { KubeObject } from '../../api/meta/types.js';
@@ -146,7 +146,20 @@ describe('pod workers over containerd', () => {
     await fx.request('POST', `/api/v1/namespaces/${ns}/secrets`, { body: { metadata: { name: 'sec' }, data: { password: Buffer.from('s3cret').toString('base64') } } });
     void feed();
     // Every pod at once: the tests below wait for their own.
-    await createPod('web', { containers: [{ ...sleeper, ports: [{ containerPort: 80 }] }] }, { app: 'web' });
+    await createPod('web', {
+      containers: [
+        {
+          ...sleeper,
+          ports: [{ containerPort: 80 }],
+          lifecycle: { preStop: { exec: { command: ['sh', '-c', 'echo bye > /host/prestop'] } } },
+          volumeMounts: [{ name: 'mem', mountPath: '/mem' }, { name: 'host', mountPath: '/host' }],
+        },
+      ],
+      volumes: [
+        { name: 'mem', emptyDir: { medium: 'Memory', sizeLimit: '16Mi' } },
+        { name: 'host', hostPath: { path: join(dir, 'web-host'), type: 'DirectoryOrCreate' } },
+      ],
+    }, { app: 'web' });
     await createPod('env', {
       containers: [
         {
@@ -252,6 +265,7 @@ describe('pod workers over containerd', () => {
     assert.match(resolv, /nameserver 10\.0\.0\.10/);
     assert.match(resolv, /search pods\.svc\.cluster\.local svc\.cluster\.local cluster\.local/);
     assert.match(resolv, /options ndots:5/);
+    assert.match(await exec(pod, 'main', ['grep', ' /mem ', '/proc/mounts']), /^tmpfs \/mem tmpfs .*size=16384k/);
     assert.match(await exec(pod, 'main', ['cat', '/etc/hosts']), new RegExp(`${pod.status.podIP.replace(/\./g, '\\.')}\\tweb`));
     const mine = events.filter((e) => e.name === 'web').map((e) => `${e.reason}: ${e.message}`);
     assert.ok(mine.includes(`Pulled: Container image "${busyboxImage}" already present on machine`), mine.join('\n'));
@@ -486,6 +500,9 @@ describe('pod workers over containerd', () => {
     const { items = [] } = await cri.runtime.ListPodSandbox({ filter: { label_selector: { 'io.kubernetes.pod.uid': pod.metadata.uid } } });
     assert.equal(items.length, 0);
     assert.ok(events.some((e) => e.name === 'web' && e.reason === 'Killing' && e.message === 'Stopping container main'));
+    // The preStop hook ran before the container stopped; the memory-backed emptyDir is unmounted.
+    assert.equal(await readFile(`/tmp/capstan-pods-${process.pid}/web-host/prestop`, 'utf8'), 'bye\n');
+    assert.ok(!(await readFile('/proc/self/mounts', 'utf8')).includes(pod.metadata.uid), 'no mount of the pod is left');
     assert.ok(probes.stopped.some((s) => s.uid === pod.metadata.uid && s.name === 'main'));
   });
 });
