@@ -223,7 +223,7 @@ describe('pod workers over containerd', () => {
     ).json();
     staticPod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: `static-${nodeName}`, namespace: ns, uid: 'a3c5e7f9-static-pod-uid', annotations: { 'kubernetes.io/config.source': 'file', 'kubernetes.io/config.hash': 'h1' } }, spec: { nodeName, containers: [sleeper], terminationGracePeriodSeconds: 2 } };
     workers.syncPod({ pod: staticPod, source: 'file', mirror });
-    await createPod('done', { restartPolicy: 'Never', containers: [{ name: 'once', image: busyboxImage, imagePullPolicy: 'IfNotPresent', command: ['true'] }] });
+    await createPod('done', { restartPolicy: 'Never', containers: [{ name: 'once', image: busyboxImage, imagePullPolicy: 'IfNotPresent', command: ['echo', 'hello-log'] }] });
   });
 
   after(async () => {
@@ -384,6 +384,9 @@ describe('pod workers over containerd', () => {
     assert.equal(pod.status.containerStatuses[0].state.terminated.reason, 'Completed');
     const ready = pod.status.conditions.find((c: any) => c.type === 'Ready');
     assert.deepEqual([ready.status, ready.reason], ['False', 'PodCompleted']);
+    // Its output in the CRI log file kubelet's layout names: <podLogsDir>/<ns>_<name>_<uid>/<container>/<restartCount>.log.
+    const log = await readFile(`/tmp/capstan-pods-${process.pid}/logs/${ns}_done_${pod.metadata.uid}/once/0.log`, 'utf8');
+    assert.match(log, /^\S+ stdout F hello-log\n$/);
   });
 
   it('starts a sidecar before the next init container, and stops it once the job finished', async () => {
