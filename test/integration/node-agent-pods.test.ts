@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { busyboxImage, startContainerd, type LocalContainerd } from '../../hack/local-containerd.js';
 import type { KubeObject } from '../../api/meta/types.js';
@@ -146,7 +146,20 @@ describe('pod workers over containerd', () => {
     await fx.request('POST', `/api/v1/namespaces/${ns}/secrets`, { body: { metadata: { name: 'sec' }, data: { password: Buffer.from('s3cret').toString('base64') } } });
     void feed();
     // Every pod at once: the tests below wait for their own.
-    await createPod('web', { containers: [{ ...sleeper, ports: [{ containerPort: 80 }] }] }, { app: 'web' });
+    await createPod('web', {
+      containers: [
+        {
+          ...sleeper,
+          ports: [{ containerPort: 80 }],
+          lifecycle: { preStop: { exec: { command: ['sh', '-c', 'echo bye > /host/prestop'] } } },
+          volumeMounts: [{ name: 'mem', mountPath: '/mem' }, { name: 'host', mountPath: '/host' }],
+        },
+      ],
+      volumes: [
+        { name: 'mem', emptyDir: { medium: 'Memory', sizeLimit: '16Mi' } },
+        { name: 'host', hostPath: { path: join(dir, 'web-host'), type: 'DirectoryOrCreate' } },
+      ],
+    }, { app: 'web' });
     await createPod('env', {
       containers: [
         {
@@ -201,6 +214,7 @@ describe('pod workers over containerd', () => {
     await createPod('live', { containers: [sleeper] });
     await createPod('evictee', { containers: [sleeper] });
     await createPod('adopted', { containers: [sleeper] });
+    await createPod('deadline', { activeDeadlineSeconds: 3, containers: [sleeper] });
     // A static pod (as the file source gives it) whose status goes to its mirror pod.
     const mirror = (
       await fx.request('POST', `/api/v1/namespaces/${ns}/pods`, {
@@ -209,7 +223,7 @@ describe('pod workers over containerd', () => {
     ).json();
     staticPod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: `static-${nodeName}`, namespace: ns, uid: 'a3c5e7f9-static-pod-uid', annotations: { 'kubernetes.io/config.source': 'file', 'kubernetes.io/config.hash': 'h1' } }, spec: { nodeName, containers: [sleeper], terminationGracePeriodSeconds: 2 } };
     workers.syncPod({ pod: staticPod, source: 'file', mirror });
-    await createPod('done', { restartPolicy: 'Never', containers: [{ name: 'once', image: busyboxImage, imagePullPolicy: 'IfNotPresent', command: ['true'] }] });
+    await createPod('done', { restartPolicy: 'Never', containers: [{ name: 'once', image: busyboxImage, imagePullPolicy: 'IfNotPresent', command: ['echo', 'hello-log'] }] });
   });
 
   after(async () => {
@@ -251,6 +265,7 @@ describe('pod workers over containerd', () => {
     assert.match(resolv, /nameserver 10\.0\.0\.10/);
     assert.match(resolv, /search pods\.svc\.cluster\.local svc\.cluster\.local cluster\.local/);
     assert.match(resolv, /options ndots:5/);
+    assert.match(await exec(pod, 'main', ['grep', ' /mem ', '/proc/mounts']), /^tmpfs \/mem tmpfs .*size=16384k/);
     assert.match(await exec(pod, 'main', ['cat', '/etc/hosts']), new RegExp(`${pod.status.podIP.replace(/\./g, '\\.')}\\tweb`));
     const mine = events.filter((e) => e.name === 'web').map((e) => `${e.reason}: ${e.message}`);
     assert.ok(mine.includes(`Pulled: Container image "${busyboxImage}" already present on machine`), mine.join('\n'));
@@ -369,6 +384,9 @@ describe('pod workers over containerd', () => {
     assert.equal(pod.status.containerStatuses[0].state.terminated.reason, 'Completed');
     const ready = pod.status.conditions.find((c: any) => c.type === 'Ready');
     assert.deepEqual([ready.status, ready.reason], ['False', 'PodCompleted']);
+    // Its output in the CRI log file kubelet's layout names: <podLogsDir>/<ns>_<name>_<uid>/<container>/<restartCount>.log.
+    const log = await readFile(`/tmp/capstan-pods-${process.pid}/logs/${ns}_done_${pod.metadata.uid}/once/0.log`, 'utf8');
+    assert.match(log, /^\S+ stdout F hello-log\n$/);
   });
 
   it('starts a sidecar before the next init container, and stops it once the job finished', async () => {
@@ -419,6 +437,15 @@ describe('pod workers over containerd', () => {
     assert.ok(evicted.status.containerStatuses[0].state.terminated);
     const { items = [] } = await cri.runtime.ListPodSandbox({ filter: { label_selector: { 'io.kubernetes.pod.uid': pod.metadata.uid } } });
     assert.deepEqual(items.map((s) => s.state), ['SANDBOX_NOTREADY']);
+  });
+
+  it('fails a pod past its activeDeadlineSeconds with reason DeadlineExceeded', async () => {
+    const pod = await waitFor('deadline Failed', async () => {
+      const p = await getPod('deadline');
+      return p?.status?.phase === 'Failed' && p;
+    }, 20_000);
+    assert.deepEqual([pod.status.reason, pod.status.message], ['DeadlineExceeded', 'Pod was active on the node longer than the specified deadline']);
+    assert.ok(events.some((e) => e.name === 'deadline' && e.reason === 'DeadlineExceeded'));
   });
 
   it('adopts what the runtime runs for known pods after a restart, and removes pods no source knows', async () => {
@@ -476,6 +503,9 @@ describe('pod workers over containerd', () => {
     const { items = [] } = await cri.runtime.ListPodSandbox({ filter: { label_selector: { 'io.kubernetes.pod.uid': pod.metadata.uid } } });
     assert.equal(items.length, 0);
     assert.ok(events.some((e) => e.name === 'web' && e.reason === 'Killing' && e.message === 'Stopping container main'));
+    // The preStop hook ran before the container stopped; the memory-backed emptyDir is unmounted.
+    assert.equal(await readFile(`/tmp/capstan-pods-${process.pid}/web-host/prestop`, 'utf8'), 'bye\n');
+    assert.ok(!(await readFile('/proc/self/mounts', 'utf8')).includes(pod.metadata.uid), 'no mount of the pod is left');
     assert.ok(probes.stopped.some((s) => s.uid === pod.metadata.uid && s.name === 'main'));
   });
 });

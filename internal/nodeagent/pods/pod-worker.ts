@@ -55,7 +55,8 @@ async function computeStatus(deps: WorkerDeps, state: PodState, pod: Pod, view: 
   const runtimeName = await deps.runtimeName();
   const anyMain = pod.spec.containers.some((c) => (view.containers.get(c.name) ?? []).length > 0);
   const mainDefault = (pod.spec.initContainers ?? []).some((c) => !isSidecar(c)) && !anyMain ? 'PodInitializing' : 'ContainerCreating';
-  let podIPs = sandboxIPs(view.sandboxStatus);
+  // A host-network pod has the node's addresses (the runtime reports none for its sandbox).
+  let podIPs = pod.spec.hostNetwork ? await deps.hostIPs() : sandboxIPs(view.sandboxStatus);
   const prev = state.apiStatus ?? (pod.status as Record<string, any> | undefined);
   if (podIPs.length === 0 && terminal) podIPs = ((prev?.podIPs ?? []) as Array<{ ip: string }>).map((p) => p.ip);
   return podStatus(pod, {
@@ -67,14 +68,34 @@ async function computeStatus(deps: WorkerDeps, state: PodState, pod: Pod, view: 
     terminal,
     previous: prev,
     nowIso: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-    ...(state.evicted ? { finalReason: { reason: 'Evicted', message: state.evicted.message } } : {}),
+    ...(state.evicted ? { finalReason: { reason: state.evicted.reason ?? 'Evicted', message: state.evicted.message } } : {}),
   });
+}
+
+/**
+ * kubelet's activeDeadlineSeconds handler: a pod active longer than its deadline (since its
+ * startTime) is killed and fails with reason DeadlineExceeded.
+ */
+function checkActiveDeadline(deps: WorkerDeps, state: PodState, pod: Pod): void {
+  const deadline = pod.spec.activeDeadlineSeconds;
+  if (deadline === undefined || state.evicted || state.stopped) return;
+  const start = Date.parse(String((state.apiStatus ?? (pod.status as Record<string, any> | undefined))?.startTime ?? ''));
+  if (Number.isNaN(start)) return;
+  const endMs = start + deadline * 1000;
+  if (Date.now() < endMs) {
+    state.wakeAtMs = state.wakeAtMs === undefined ? endMs : Math.min(state.wakeAtMs, endMs);
+    return;
+  }
+  const message = 'Pod was active on the node longer than the specified deadline';
+  deps.ctx.events.event(pod, 'Warning', 'DeadlineExceeded', message);
+  state.evicted = { message, graceSeconds: pod.spec.terminationGracePeriodSeconds ?? 30, done: [], reason: 'DeadlineExceeded' };
 }
 
 /** Runs one sync of state's pod. */
 export async function syncPodOnce(deps: WorkerDeps, state: PodState): Promise<void> {
   state.wakeAtMs = undefined;
   const pod = asPod(state.desired.pod);
+  checkActiveDeadline(deps, state, pod);
   const terminating = state.removed || !!pod.metadata.deletionTimestamp || !!state.evicted;
   let view: RuntimeView;
   let terminal = false;

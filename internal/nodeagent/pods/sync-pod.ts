@@ -145,9 +145,9 @@ export async function syncRunningPod(deps: WorkerDeps, state: PodState, pod: Pod
     if (probeMessage === undefined && !changed) continue;
     state.killRequests.delete(inst.id);
     // kubelet's computePodActions: the probe manager's message, with ", will be restarted" when
-    // the container is started again (a changed definition always is).
+    // the container is started again (a changed definition always is; restartPolicy Never is not).
     const restarted = probeMessage === undefined || isSidecar(c) || (pod.spec.restartPolicy ?? 'Always') !== 'Never';
-    const base = probeMessage !== undefined ? probeMessage || `Container ${c.name} failed liveness probe` : `Container ${c.name} definition changed`;
+    const base = (probeMessage !== undefined ? probeMessage || `Container ${c.name} failed liveness probe` : `Container ${c.name} definition changed`).replace(/, will be restarted$/, '');
     const msg = restarted ? `${base}, will be restarted` : base;
     await killContainer(deps, state, pod, c, inst, pod.spec.terminationGracePeriodSeconds ?? 30, msg, podIPs[0]);
   }

@@ -37,7 +37,8 @@ export interface PodState {
   desired: DesiredPod;
   /** removePod was called: stop, clean up, forget. */
   removed: boolean;
-  evicted?: { message: string; graceSeconds: number; done: Array<() => void> };
+  /** Evicted (or past activeDeadlineSeconds): killed, then Failed with reason (default Evicted) and message. */
+  evicted?: { message: string; graceSeconds: number; done: Array<() => void>; reason?: string };
   /** Why containers wait, from the last sync. */
   waiting: Map<string, Waiting>;
   /** Container ids the probes asked to restart, with the message. */

@@ -76,7 +76,8 @@ export function createPodWorkers(ctx: AgentContext, deps: { probes: ProbeManager
       terminationMessages: new Map(),
       running: new Map(),
       writer: new StatusWriter(ctx.client),
-      stopped: false,
+      // A pod the API already holds as finished is never started again (kubelet's podIsTerminal).
+      stopped: ['Succeeded', 'Failed'].includes(String((desired.pod.status as { phase?: string } | undefined)?.phase)),
       finished: false,
       statusTarget: () => (state.desired.source === 'api' ? state.desired.pod : state.desired.mirror),
     };
@@ -169,7 +170,13 @@ export function createPodWorkers(ctx: AgentContext, deps: { probes: ProbeManager
   }, relistMs);
   const resyncTimer = setInterval(() => {
     for (const uid of states.keys()) kick(uid);
+    w.crashBackoff.gc();
   }, Math.max(1000, ctx.config.syncFrequencyMs));
+  ctx.signal.addEventListener('abort', () => {
+    stopped = true;
+    clearInterval(relistTimer);
+    clearInterval(resyncTimer);
+  }, { once: true });
 
   function podOf(state: PodState): KubeObject {
     const pod = state.desired.pod;
