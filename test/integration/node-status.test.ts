@@ -16,7 +16,7 @@ import type { NodeAgentConfig, SummaryProvider } from '../../internal/nodeagent/
 import { connectCri, type CriClient } from '../../internal/nodeagent/runtime/cri-client.js';
 import { defaultGitVersion } from '../../internal/version/info.js';
 import { clientCert, createCertificateAuthority, tempDir, tlsCall, writeTemp, type CertificateAuthority, type IssuedCertificate } from '../support/client-certs.js';
-import { fixedPods, nodeContext, recordingEvents } from '../support/node-status-context.js';
+import { fixedPods, nodeContext, recordingEvents, waitUntil } from '../support/node-status-context.js';
 import { useServer } from '../support/server.js';
 
 let ca: CertificateAuthority;
@@ -31,15 +31,7 @@ let containerd: LocalContainerd;
 let cri: CriClient;
 let rootDir: string;
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const waitFor = <T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 10_000) => waitUntil(what, fn, timeoutMs);
 
 function config(extra: Partial<NodeAgentConfig> = {}): NodeAgentConfig {
   return {

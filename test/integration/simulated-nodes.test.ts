@@ -10,19 +10,12 @@ import { defaultNodeAgentConfig } from '../../internal/nodeagent/options/default
 import { runSimulatedNodes, type SimulatedNodes } from '../../internal/nodeagent/simulated/run.js';
 import { parseSimulationRules } from '../../internal/nodeagent/simulated/rules.js';
 import { createLogger } from '../../internal/observability/logging.js';
+import { waitUntil } from '../support/node-status-context.js';
 import { useServer } from '../support/server.js';
 
 const fx = useServer();
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const waitFor = <T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 20_000) => waitUntil(what, fn, timeoutMs);
 
 function pod(name: string, nodeName: string, extra: { annotations?: Record<string, string>; restartPolicy?: string; labels?: Record<string, string> } = {}) {
   return {

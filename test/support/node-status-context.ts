@@ -62,3 +62,14 @@ export function nodeContext(opts: { port: number; ca: string; cert?: { cert: str
     signal: opts.signal ?? new AbortController().signal,
   };
 }
+
+/** Polls fn every 100 ms until it returns something other than undefined (errors count as undefined); throws naming what after timeoutMs. */
+export async function waitUntil<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn().catch(() => undefined);
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

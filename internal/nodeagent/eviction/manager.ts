@@ -9,7 +9,7 @@
  */
 import type { Logger } from '../../observability/logging.js';
 import type { EventRecorder, EvictionThreshold, NodeAgentConfig, PodSyncHandler, SummaryProvider } from '../interface.js';
-import { sleep } from '../node/lease.js';
+import { sleep } from '../node/time.js';
 import { evictionMessage } from './message.js';
 import { rankPods } from './rank.js';
 import { conditionOf, observeSignals, resourceOf, thresholdsMet, type Observations } from './signals.js';

@@ -7,16 +7,12 @@
  */
 import { ApiError, type ApiClient } from '../client/api-client.js';
 import type { Logger } from '../../observability/logging.js';
+import { microTime, sleep } from './time.js';
 
 /** The namespace of node leases. */
 export const nodeLeaseNamespace = 'kube-node-lease';
 const maxUpdateRetries = 5;
 const maxBackoffMs = 7_000;
-
-/** A metav1.MicroTime of ms (six fractional digits, as kube writes renewTime). */
-export function microTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-}
 
 /** The Lease path of a node. */
 export function leasePath(nodeName: string): string {
@@ -109,18 +105,4 @@ export class NodeLease {
       }
     }
   }
-}
-
-/** Resolves after ms, or at once when signal aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }

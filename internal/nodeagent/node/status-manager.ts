@@ -14,7 +14,7 @@ import type { EventRecorder, NodeAgentConfig } from '../interface.js';
 import { computeConditions, conditionsChanged, type NodeCondition, type NodeHealth } from './conditions.js';
 import type { FsInfo, MachineInfo } from './machine-info.js';
 import { initialNode, nodeStatus, reconcileExistingNode, type NodeImage, type StatusInputs } from './node-object.js';
-import { sleep } from './lease.js';
+import { rfc3339, sleep } from './time.js';
 
 /** kubelet's nodeStatusUpdateRetry. */
 const statusUpdateRetries = 5;
@@ -79,7 +79,7 @@ export class NodeStatusManager {
       containerRuntimeVersion,
       kubeletVersion: this.sources.kubeletVersion,
       images,
-      conditions: computeConditions(previous, this.sources.health(), new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z'), recordEvent),
+      conditions: computeConditions(previous, this.sources.health(), rfc3339(now), recordEvent),
     };
   }
 

@@ -6,11 +6,7 @@
  * PodCompleted / ContainersNotReady reasons).
  */
 import { computePodQOS } from '../../registry/core/shared/qos.js';
-
-/** kube's RFC 3339 time at second precision. */
-export function rfc3339(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
+import { rfc3339 } from '../node/time.js';
 
 /** The container ID a simulated container reports. */
 function containerID(pod: Record<string, any>, name: string, restarts: number): string {

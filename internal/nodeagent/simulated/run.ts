@@ -13,7 +13,7 @@ import type { ApiClient, WatchEvent } from '../client/api-client.js';
 import { ApiError } from '../client/api-client.js';
 import type { Logger } from '../../observability/logging.js';
 import type { NodeAgentConfig, Stoppable } from '../interface.js';
-import { sleep } from '../node/lease.js';
+import { sleep } from '../node/time.js';
 import { Limiter } from './limiter.js';
 import type { SimulationRules } from './rules.js';
 import { SimulatedNode, type SimulatedMachine } from './sim-node.js';

@@ -15,6 +15,7 @@ import { isGrpcCode } from '../runtime/cri-client.js';
 import type { FsInfo } from '../node/machine-info.js';
 import type { CpuRateCache } from './cpu-rate.js';
 import { directoryUsage } from './fs-usage.js';
+import { rfc3339 } from '../node/time.js';
 
 /** kube's ephemeral volume plugins: their usage counts toward the pod's ephemeral-storage. */
 const ephemeralVolumePlugins = new Set(['kubernetes.io~empty-dir', 'kubernetes.io~configmap', 'kubernetes.io~secret', 'kubernetes.io~downward-api', 'kubernetes.io~projected']);
@@ -29,7 +30,7 @@ export function fsStats(time: string, fs: FsInfo, usedBytes: number | undefined,
 
 function nsToRfc3339(ns: string | number | undefined): string | undefined {
   if (ns === undefined || Number(ns) === 0) return undefined;
-  return new Date(Number(BigInt(ns) / 1_000_000n)).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return rfc3339(Number(BigInt(ns) / 1_000_000n));
 }
 
 /** Where the summary's pod figures come from. */

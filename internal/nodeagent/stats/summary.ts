@@ -7,12 +7,10 @@
  */
 import type { AgentContext, PodSyncHandler, SummaryProvider } from '../interface.js';
 import { filesystemInfo, type FsInfo } from '../node/machine-info.js';
-import { sleep } from '../node/lease.js';
+import { rfc3339, sleep } from '../node/time.js';
 import { CpuRateCache } from './cpu-rate.js';
 import { podStatsFromCri, fsStats } from './cri-stats.js';
 import { bootTimeMs, networkInterfaces, nodeCpuNanoSeconds, nodeMemory, processLimits } from './proc-stats.js';
-
-const rfc3339 = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 async function imageFsOf(ctx: AgentContext): Promise<{ fs: FsInfo; usedBytes?: number; inodesUsed?: number }> {
   const res = await ctx.cri?.image.ImageFsInfo({}).catch(() => undefined);
