@@ -44,7 +44,8 @@ export class MergedPodManager implements PodManager {
     this.mirrorSync = new MirrorSync(ctx, {
       staticPods: () => [...this.known.values()].filter((k) => k.admitted && k.source !== 'api').map((k) => k.pod),
       mirrors: () => [...this.mirrors.values()],
-      ready: () => this.sources.every((s) => s.synced),
+      apiSynced: () => this.sources.some((s) => s.name === 'api' && s.synced),
+      allSynced: () => this.sources.every((s) => s.synced),
     });
   }
 
