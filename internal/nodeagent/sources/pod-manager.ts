@@ -72,8 +72,14 @@ export class MergedPodManager implements PodManager {
   private desired(k: KnownPod): DesiredPod {
     const mirror = k.source === 'api' ? undefined : this.mirrors.get(podFullName(k.pod));
     const current = mirror && isMirrorPodOf(mirror, k.pod) ? mirror : undefined;
-    k.mirrorUid = current?.metadata.uid;
     return { pod: k.pod, source: k.source, ...(current ? { mirror: current } : {}) };
+  }
+
+  /** Hands k to the workers, remembering which mirror went with it. */
+  private sync(k: KnownPod): void {
+    const desired = this.desired(k);
+    k.mirrorUid = desired.mirror?.metadata.uid;
+    this.handler.syncPod(desired);
   }
 
   private async apply(source: PodSourceName, all: readonly KubeObject[]): Promise<void> {
@@ -97,7 +103,7 @@ export class MergedPodManager implements PodManager {
       const k = this.known.get(pod.metadata.uid ?? '');
       if (!k) continue;
       k.pod = pod;
-      if (k.admitted) this.handler.syncPod(this.desired(k));
+      if (k.admitted) this.sync(k);
     }
     if (delta.added.length > 0) await this.admit(source, delta.added);
     // A static pod's mirror appeared, changed or went: the worker writes status to the new one.
@@ -105,7 +111,7 @@ export class MergedPodManager implements PodManager {
       if (!k.admitted || k.source === 'api') continue;
       const mirror = this.mirrors.get(podFullName(k.pod));
       const uid = mirror && isMirrorPodOf(mirror, k.pod) ? mirror.metadata.uid : undefined;
-      if (uid !== k.mirrorUid) this.handler.syncPod(this.desired(k));
+      if (uid !== k.mirrorUid) this.sync(k);
     }
     this.mirrorSync.trigger();
   }
@@ -142,6 +148,6 @@ export class MergedPodManager implements PodManager {
   private accept(uid: string, pod: KubeObject, source: PodSourceName): void {
     const k: KnownPod = { pod, source, admitted: true };
     this.known.set(uid, k);
-    this.handler.syncPod(this.desired(k));
+    this.sync(k);
   }
 }
