@@ -140,7 +140,10 @@ export class MergedPodManager implements PodManager {
       this.known.set(uid, { pod, source, admitted: false });
       this.ctx.log.info('Pod rejected', { pod: podFullName(pod), reason: result.reason, message: result.message });
       this.ctx.events.event(pod, 'Warning', result.reason ?? '', result.message ?? '');
-      const target = isStaticPod(pod) ? this.mirrors.get(podFullName(pod)) : pod;
+      // A rejected static pod gets no mirror (it never syncs), so its status has nowhere to go
+      // unless a current mirror already exists.
+      const mirror = this.mirrors.get(podFullName(pod));
+      const target = isStaticPod(pod) ? (mirror && isMirrorPodOf(mirror, pod) ? mirror : undefined) : pod;
       if (target) await writeRejection(this.ctx, target, pod, result.reason ?? '', result.message ?? '');
     }
   }
