@@ -8,10 +8,11 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import { kubernetesVersion } from '../../../api/gen/resources.js';
 import { maxProbeOutputBytes, type ProbeOutcome } from './interface.js';
 
-/** kubelet's probe User-Agent for this release line. */
-export const probeUserAgent = 'kube-probe/1.33';
+/** kubelet's probe User-Agent: kube-probe/<major>.<minor> of the Kubernetes release served (1.33). */
+export const probeUserAgent = `kube-probe/${kubernetesVersion}`;
 
 /** One HTTP header as a probe names it. */
 export interface ProbeHeader {

@@ -1,8 +1,9 @@
 /**
  * Keeps mirror pods in step with static pods: a static pod without a current mirror gets one
- * (an outdated or terminating mirror is deleted first, then recreated), and once every source has
- * delivered its first set, mirrors of static pods that no longer exist are deleted. Runs after
- * each update, one pass at a time; a failed pass is retried after a back-off.
+ * (an outdated or terminating mirror is deleted first, then recreated) once the API source has
+ * listed the existing mirrors, and once every source has delivered its first set (so not while a
+ * manifest URL has never answered), mirrors of static pods that no longer exist are deleted.
+ * Runs after each update, one pass at a time; a failed pass is retried after a back-off.
  */
 import type { KubeObject } from '../../../api/meta/types.js';
 import type { AgentContext } from '../interface.js';
@@ -15,8 +16,10 @@ export interface MirrorState {
   staticPods(): KubeObject[];
   /** The mirror pods the API source sees. */
   mirrors(): KubeObject[];
+  /** True once the API source delivered its first set (only then are existing mirrors known). */
+  apiSynced(): boolean;
   /** True when every source has delivered its first set (only then are orphans known). */
-  ready(): boolean;
+  allSynced(): boolean;
 }
 
 /** The mirror pod reconciler. */
@@ -52,7 +55,7 @@ export class MirrorSync {
     try {
       do {
         this.again = false;
-        if (!this.state.ready()) break;
+        if (!this.state.apiSynced()) break;
         const failed = await this.pass();
         if (failed && !this.stopped) {
           clearTimeout(this.retry);
@@ -89,6 +92,7 @@ export class MirrorSync {
         this.ctx.log.error('Failed creating a mirror pod', { pod: name, err: (err as Error).message });
       }
     }
+    if (!this.state.allSynced()) return failed;
     const wanted = new Set(statics.map(podFullName));
     for (const [name, mirror] of mirrors) {
       if (this.stopped || wanted.has(name)) continue;

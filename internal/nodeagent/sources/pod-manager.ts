@@ -44,7 +44,8 @@ export class MergedPodManager implements PodManager {
     this.mirrorSync = new MirrorSync(ctx, {
       staticPods: () => [...this.known.values()].filter((k) => k.admitted && k.source !== 'api').map((k) => k.pod),
       mirrors: () => [...this.mirrors.values()],
-      ready: () => this.sources.every((s) => s.synced),
+      apiSynced: () => this.sources.some((s) => s.name === 'api' && s.synced),
+      allSynced: () => this.sources.every((s) => s.synced),
     });
   }
 
@@ -71,8 +72,14 @@ export class MergedPodManager implements PodManager {
   private desired(k: KnownPod): DesiredPod {
     const mirror = k.source === 'api' ? undefined : this.mirrors.get(podFullName(k.pod));
     const current = mirror && isMirrorPodOf(mirror, k.pod) ? mirror : undefined;
-    k.mirrorUid = current?.metadata.uid;
     return { pod: k.pod, source: k.source, ...(current ? { mirror: current } : {}) };
+  }
+
+  /** Hands k to the workers, remembering which mirror went with it. */
+  private sync(k: KnownPod): void {
+    const desired = this.desired(k);
+    k.mirrorUid = desired.mirror?.metadata.uid;
+    this.handler.syncPod(desired);
   }
 
   private async apply(source: PodSourceName, all: readonly KubeObject[]): Promise<void> {
@@ -96,7 +103,7 @@ export class MergedPodManager implements PodManager {
       const k = this.known.get(pod.metadata.uid ?? '');
       if (!k) continue;
       k.pod = pod;
-      if (k.admitted) this.handler.syncPod(this.desired(k));
+      if (k.admitted) this.sync(k);
     }
     if (delta.added.length > 0) await this.admit(source, delta.added);
     // A static pod's mirror appeared, changed or went: the worker writes status to the new one.
@@ -104,7 +111,7 @@ export class MergedPodManager implements PodManager {
       if (!k.admitted || k.source === 'api') continue;
       const mirror = this.mirrors.get(podFullName(k.pod));
       const uid = mirror && isMirrorPodOf(mirror, k.pod) ? mirror.metadata.uid : undefined;
-      if (uid !== k.mirrorUid) this.handler.syncPod(this.desired(k));
+      if (uid !== k.mirrorUid) this.sync(k);
     }
     this.mirrorSync.trigger();
   }
@@ -133,7 +140,10 @@ export class MergedPodManager implements PodManager {
       this.known.set(uid, { pod, source, admitted: false });
       this.ctx.log.info('Pod rejected', { pod: podFullName(pod), reason: result.reason, message: result.message });
       this.ctx.events.event(pod, 'Warning', result.reason ?? '', result.message ?? '');
-      const target = isStaticPod(pod) ? this.mirrors.get(podFullName(pod)) : pod;
+      // A rejected static pod gets no mirror (it never syncs), so its status has nowhere to go
+      // unless a current mirror already exists.
+      const mirror = this.mirrors.get(podFullName(pod));
+      const target = isStaticPod(pod) ? (mirror && isMirrorPodOf(mirror, pod) ? mirror : undefined) : pod;
       if (target) await writeRejection(this.ctx, target, pod, result.reason ?? '', result.message ?? '');
     }
   }
@@ -141,6 +151,6 @@ export class MergedPodManager implements PodManager {
   private accept(uid: string, pod: KubeObject, source: PodSourceName): void {
     const k: KnownPod = { pod, source, admitted: true };
     this.known.set(uid, k);
-    this.handler.syncPod(this.desired(k));
+    this.sync(k);
   }
 }

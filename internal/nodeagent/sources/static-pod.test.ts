@@ -58,6 +58,8 @@ describe('static pods', () => {
     assert.throws(() => decodeManifest(manifest.replace('    image: busybox\n', ''), origin, false), { message: "invalid pod: [spec.containers[0].image: Required value]" });
     assert.throws(() => decodeManifest('apiVersion: v1\nkind: Service\nmetadata: {name: s}\n', origin, false), /not a v1 Pod/);
     assert.throws(() => decodeManifest('a: [', origin, false));
+    assert.throws(() => decodeManifest('kind: Pod\nmetadata: {name: x}\n', origin, false), { message: `Object 'apiVersion' is missing in '{"kind":"Pod","metadata":{"name":"x"}}'` });
+    assert.throws(() => decodeManifest('{"apiVersion": "v1"}', origin, false), /Object 'Kind' is missing/);
   });
 
   it('lists only where allowed: PodList and v1 List of pods', () => {

@@ -98,7 +98,7 @@ function decodePod(obj: KubeObject, origin: StaticPodOrigin): KubeObject {
 }
 
 function isV1(obj: Record<string, unknown>, kind: string): boolean {
-  return obj.kind === kind && (obj.apiVersion === 'v1' || obj.apiVersion === undefined);
+  return obj.kind === kind && obj.apiVersion === 'v1';
 }
 
 /**
@@ -113,11 +113,14 @@ export function decodeManifest(data: string, origin: StaticPodOrigin, allowList:
   if (doc.errors.length > 0) throw new Error(doc.errors[0]!.message);
   const obj = doc.toJS() as Record<string, unknown>;
   if (!obj || typeof obj !== 'object' || Array.isArray(obj)) throw new Error('the manifest is not an object');
+  // The decoder's own complaints (runtime.Decode of the JSON form).
+  if (!obj.kind) throw new Error(`Object 'Kind' is missing in '${JSON.stringify(obj)}'`);
+  if (!obj.apiVersion) throw new Error(`Object 'apiVersion' is missing in '${JSON.stringify(obj)}'`);
   if (isV1(obj, 'Pod')) return [decodePod(obj as unknown as KubeObject, origin)];
   if (allowList && (isV1(obj, 'PodList') || isV1(obj, 'List'))) {
     const items = Array.isArray(obj.items) ? (obj.items as Record<string, unknown>[]) : [];
     if (obj.kind === 'List' && items.some((i) => !isV1(i ?? {}, 'Pod'))) throw new Error('invalid pods list: every item of a List must be a v1 Pod');
-    return items.map((item) => decodePod({ ...item, metadata: item.metadata ?? {} } as unknown as KubeObject, origin));
+    return items.map((item) => decodePod({ ...item, apiVersion: 'v1', kind: 'Pod', metadata: item.metadata ?? {} } as unknown as KubeObject, origin));
   }
   throw new Error(`invalid pod: the manifest is ${String(obj.apiVersion ?? '')}/${String(obj.kind ?? '')}, not a v1 Pod${allowList ? ' or PodList' : ''}`);
 }
