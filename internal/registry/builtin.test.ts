@@ -11,7 +11,7 @@ import type { ResourceRegistration } from './registration.js';
 const virtualResources = new Set(['componentstatuses']);
 /** Subresources that are not plain storage, or belong to others' work (the node agent's). */
 const laterSubresources = new Set([
-  'pods/attach', 'pods/exec', 'pods/log', 'pods/portforward', 'nodes/proxy', 'serviceaccounts/token', 'namespaces/finalize',
+  'pods/log', 'nodes/proxy', 'serviceaccounts/token', 'namespaces/finalize',
 ]);
 
 function registrations(): ResourceRegistration[] {

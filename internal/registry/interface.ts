@@ -87,6 +87,12 @@ export interface RestStorage {
    * kind, apiVersion and path, the request's subpath). name is the path's name ("pod:port").
    */
   connect?(ctx: RequestContext, name: string, options: KubeObject): Promise<ConnectHandler>;
+  /**
+   * The options object of a connect request decoded from its query (kube's NewConnectOptions and
+   * parameter codec: PodExecOptions from command=, stdin= ...); without it the options carry only
+   * the path. May throw a StatusError (BadRequest) for a query it cannot decode.
+   */
+  connectOptions?(query: URLSearchParams): KubeObject;
   /** false for a streamed GET served through connect() that kube serves without admission (pods/log). */
   readonly connectAdmission?: boolean;
   get?(ctx: RequestContext, name: string, opts: GetOptions): Promise<KubeObject>;

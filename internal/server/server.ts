@@ -193,6 +193,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
       featureGates,
       kubeletClient,
       ...(serviceAccountTokens ? { serviceAccountTokens } : {}),
+      ...(options.kubeletClientOverride ? { kubeletClient: options.kubeletClientOverride } : {}),
     }),
   );
   // --runtime-config over kube's defaults, and the resources' feature gates: what is left out is
@@ -519,7 +520,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
       if (disabledLoops.has(c.name)) continue;
       try {
         const hookDone = controllerHooks.get(c.name)?.resolve ?? ((): void => undefined);
-        const stop = c.start({ storageOf, informers, storage, etcd: client, options, log, metrics, shutdown: admissionStop.signal, hookDone, served: installer, ...(certificate.ca ? { rootCA: certificate.ca } : {}) });
+        const stop = c.start({ storageOf, informers, storage, etcd: client, options, log, metrics, shutdown: admissionStop.signal, hookDone, served: installer, authorizer: () => (security.authorization as NonNullable<typeof security.authorization>).authorizer, ...(certificate.ca ? { rootCA: certificate.ca } : {}) });
         controllerStops.push(stop);
         if (stop.synced) synced.push(stop.synced);
       } catch (err) {

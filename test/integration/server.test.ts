@@ -33,7 +33,7 @@ describe('discovery', () => {
     });
     const podStatus = v1.resources.find((r: any) => r.name === 'pods/status');
     assert.deepEqual(podStatus, { name: 'pods/status', singularName: '', namespaced: true, kind: 'Pod', verbs: ['get', 'patch', 'update'] });
-    assert.ok(!v1.resources.some((r: any) => r.name === 'pods/exec'), 'unserved subresources are absent');
+    assert.deepEqual(v1.resources.find((r: any) => r.name === 'pods/exec')?.verbs, ['create', 'get'], 'pods/exec is a connect subresource');
     const finalize = v1.resources.find((r: any) => r.name === 'namespaces/finalize');
     assert.deepEqual(finalize.verbs, ['update']);
     const apis = (await fx.request('GET', '/apis')).json();
@@ -91,7 +91,7 @@ describe('discovery', () => {
     assert.equal(doc.headers['cache-control'], 'public, immutable');
     const body = doc.json();
     assert.ok(body.paths['/api/v1/namespaces/{namespace}/configmaps/{name}']);
-    assert.equal(body.paths['/api/v1/namespaces/{namespace}/pods/{name}/exec'], undefined);
+    assert.ok(body.paths['/api/v1/namespaces/{namespace}/pods/{name}/exec'], 'pods/exec');
     assert.ok(body.paths['/api/v1/namespaces/{namespace}/bindings'], 'the legacy bindings resource');
     assert.ok(body.paths['/api/v1/namespaces/{namespace}/pods/{name}/proxy/{path}'], 'connect subresources with their path');
     assert.ok(body.components.schemas['io.k8s.api.core.v1.ConfigMap']);

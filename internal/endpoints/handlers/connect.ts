@@ -24,7 +24,9 @@ export const connectHandler: Handler = async (h) => {
   const info = h.ctx.requestInfo;
   const path = connectSubpath(info.parts, info.path);
   // metadata stays empty: the options carry none, but plugins may read object.metadata.
-  const options: KubeObject = { kind: h.scope.kind, apiVersion: h.scope.apiVersion, metadata: {}, ...(path ? { path } : {}) };
+  const options: KubeObject = storage.connectOptions
+    ? { ...storage.connectOptions(h.query), metadata: {} }
+    : { kind: h.scope.kind, apiVersion: h.scope.apiVersion, metadata: {}, ...(path ? { path } : {}) };
   if (storage.connectAdmission !== false && h.admission.handles('CONNECT')) {
     const attrs = admissionAttributes(h, 'CONNECT', info.name, options, undefined, false);
     await h.admission.admit(attrs, h.ctx);

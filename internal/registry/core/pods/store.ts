@@ -1,8 +1,8 @@
 /**
  * The pods resource (core/v1), stored under /pods/<namespace>/<name>, with pods/status,
  * pods/ephemeralcontainers, pods/resize, pods/binding (and the legacy bindings resource) and
- * pods/eviction, pods/proxy and pods/log (from the node's kubelet). exec, attach and portforward
- * come with the streaming work.
+ * pods/eviction, pods/proxy, pods/log, and pods/exec, pods/attach and pods/portforward (to the
+ * node's kubelet).
  */
 import type { ResourceModule, ResourceRegistration } from '../../registration.js';
 import { GenericStore } from '../../generic/store.js';
@@ -12,11 +12,13 @@ import { defaultPodObject } from './defaults.js';
 import { podEphemeralContainersStrategy } from './ephemeral-containers.js';
 import { EvictionStorage } from './eviction.js';
 import { PodProxyStorage } from './proxy.js';
+import { PodStreamStorage } from './streaming.js';
 import { PodLogStorage } from './log.js';
 import { podResizeStrategy } from './resize.js';
 import { podStatusStrategy, podStrategy } from './strategy.js';
 import { dropDisabledPodFields } from './disabled-fields.js';
 import { defaultFeatureGates } from '../../../features/gates.js';
+import { createLogger } from '../../../observability/logging.js';
 
 /** Builds the pods and bindings registrations. */
 export const podsModule: ResourceModule = (deps) => {
@@ -36,6 +38,8 @@ export const podsModule: ResourceModule = (deps) => {
   const store = new GenericStore({ group: '', resource: 'pods', kind: 'Pod', keyPrefix: '/pods' }, strategy, deps.storage, {}, deps.storeSettings);
   const status = new StatusStore(store, podStatusStrategy);
   const storageOf = deps.storageOf ?? (() => undefined);
+  // Dial failures towards a kubelet are logged as kube-apiserver logs them ("Error while proxying request").
+  const streamLog = createLogger(0);
   const registrations: ResourceRegistration[] = [
     {
       group: '',
@@ -51,6 +55,9 @@ export const podsModule: ResourceModule = (deps) => {
         binding: new BindingStorage(store, false),
         eviction: new EvictionStorage(store, status, storageOf),
         proxy: new PodProxyStorage(store, deps.proxyBytesPerSec ?? 0),
+        exec: new PodStreamStorage('exec', store, deps.kubeletClient, streamLog),
+        attach: new PodStreamStorage('attach', store, deps.kubeletClient, streamLog),
+        portforward: new PodStreamStorage('portforward', store, deps.kubeletClient, streamLog),
         log: new PodLogStorage(store, () => deps.kubeletClient),
       },
       selectableFields: podStrategy.selectableFields,
