@@ -16,6 +16,8 @@ export interface KubeletTarget {
   readonly agent: Agent;
   /** --kubelet-timeout in ms (dial and response headers; 0: none). */
   readonly timeoutMs: number;
+  /** The same client identity without verifying the kubelet's certificate (PodLogOptions.insecureSkipTLSVerifyBackend). */
+  readonly insecureAgent?: Agent;
 }
 
 /** Finds a node's kubelet. */

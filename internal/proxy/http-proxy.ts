@@ -104,6 +104,8 @@ function forwardedHeaders(req: IncomingMessage, location: ProxyLocation): Outgoi
 export interface ProxyOptions {
   /** --max-connection-bytes-per-sec: each direction throttled to this (0 or absent: not throttled). */
   readonly maxBytesPerSec?: number;
+  /** The HTTPS agent to reach the backend with (nodes/proxy: the kubelet client's identity and CA); absent: no verification. */
+  readonly agent?: https.Agent;
 }
 
 /**
@@ -133,7 +135,7 @@ export function proxyHttp(req: IncomingMessage, res: ServerResponse, location: P
         path: `${path}${url.search}`,
         headers: forwardedHeaders(req, location),
         // Pods and services are reached by IP: no name to verify (kube's proxy transport skips it too).
-        ...(location.scheme === 'https' ? { rejectUnauthorized: false } : {}),
+        ...(location.scheme === 'https' ? (opts.agent ? { agent: opts.agent } : { rejectUnauthorized: false }) : {}),
       },
       (answer) => {
         answered = true;

@@ -93,6 +93,8 @@ export interface RestStorage {
    * the path. May throw a StatusError (BadRequest) for a query it cannot decode.
    */
   connectOptions?(query: URLSearchParams): KubeObject;
+  /** false for a streamed GET served through connect() that kube serves without admission (pods/log). */
+  readonly connectAdmission?: boolean;
   get?(ctx: RequestContext, name: string, opts: GetOptions): Promise<KubeObject>;
   list?(ctx: RequestContext, opts: ListOptions): Promise<ListResult>;
   watch?(ctx: RequestContext, opts: ListOptions): Promise<StorageWatch>;

@@ -25,6 +25,8 @@ import { startApiServerIdentity } from '../controllers/apiserver-identity/start.
 import { defaultStorageLeaseOptions } from './options/storage-leases.js';
 import { defaultDeleteCollectionOptions } from './options/delete-collection.js';
 import { defaultEventOptions, eventTTLSeconds } from './options/event-ttl.js';
+import { defaultKubeletClientOptions } from './options/kubelet-client.js';
+import { createKubeletClient } from '../kubeletclient/client.js';
 import { ensureSystemNamespaces, keepSystemNamespaces } from '../controllers/system-namespaces.js';
 import { DiscoveryHandler } from '../endpoints/discovery/handler.js';
 import { ResourceDispatcher } from '../endpoints/dispatcher.js';
@@ -139,6 +141,9 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
   for (const w of featureGates.warnings) log.warn(w);
   for (const w of gatesWithoutEffect(featureGates)) log.warn(w);
   recordFeatureGateMetrics(metrics.registry, featureGates);
+  // --kubelet-*: pods/log and nodes/proxy (and the streaming subresources) reach kubelets with it; its
+  // certificate files are read here, so a missing one stops the start before anything that needs stopping runs.
+  const kubeletClient = createKubeletClient(options.kubeletClient ?? defaultKubeletClientOptions, () => storageOf('', 'nodes'));
   // --tracing-config-file: OpenTelemetry is loaded, and the request path traced, only then.
   const tracing = options.tracing ? (await import('../observability/tracing/server-tracing.js')).startTracing(options.tracing, log) : undefined;
   // --audit-*: a policy or backend that cannot be loaded stops the start here, before anything runs.
@@ -186,8 +191,8 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
       eventTTLSeconds: eventTTLSeconds(options.events ?? defaultEventOptions),
       proxyBytesPerSec: (options.http2 ?? defaultHttp2Options).maxConnectionBytesPerSec,
       featureGates,
+      kubeletClient,
       ...(serviceAccountTokens ? { serviceAccountTokens } : {}),
-      ...(options.kubeletClientOverride ? { kubeletClient: options.kubeletClientOverride } : {}),
     }),
   );
   // --runtime-config over kube's defaults, and the resources' feature gates: what is left out is

@@ -27,7 +27,7 @@ export const connectHandler: Handler = async (h) => {
   const options: KubeObject = storage.connectOptions
     ? { ...storage.connectOptions(h.query), metadata: {} }
     : { kind: h.scope.kind, apiVersion: h.scope.apiVersion, metadata: {}, ...(path ? { path } : {}) };
-  if (h.admission.handles('CONNECT')) {
+  if (storage.connectAdmission !== false && h.admission.handles('CONNECT')) {
     const attrs = admissionAttributes(h, 'CONNECT', info.name, options, undefined, false);
     await h.admission.admit(attrs, h.ctx);
     await h.admission.validate(attrs, h.ctx);

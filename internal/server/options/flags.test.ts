@@ -1,3 +1,4 @@
+import { defaultKubeletClientOptions } from './kubelet-client.js';
 import { defaultDeleteCollectionOptions } from './delete-collection.js';
 import { defaultEventOptions } from './event-ttl.js';
 import { defaultFlowControlOptions } from './flow-control.js';
@@ -71,6 +72,7 @@ describe('apiserver flags', () => {
       storageLeases: defaultStorageLeaseOptions,
       serviceNetwork: defaultServiceNetworkOptions,
       events: defaultEventOptions,
+      kubeletClient: defaultKubeletClientOptions,
       deleteCollection: defaultDeleteCollectionOptions,
       flowControl: defaultFlowControlOptions,
       apiEnablement: defaultResourceConfig(),

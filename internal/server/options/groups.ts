@@ -35,6 +35,7 @@ import { deleteCollectionFlags } from './delete-collection.js';
 import { flowControlFlags } from './flow-control.js';
 import { featureGateFlags } from './feature-gates.js';
 import { runtimeConfigFlags } from './runtime-config.js';
+import { kubeletClientFlags } from './kubelet-client.js';
 
 /** One group of flags. */
 export interface FlagGroup<K extends keyof FlagGroupOptions = keyof FlagGroupOptions> {
@@ -87,4 +88,5 @@ export const flagGroups: readonly FlagGroup[] = [
   flowControlFlags,
   featureGateFlags,
   runtimeConfigFlags,
+  kubeletClientFlags,
 ];

@@ -1,12 +1,13 @@
 /**
  * The nodes resource (core/v1, cluster-scoped), stored under /minions/<name> as kube lays it out,
- * with nodes/status. The proxy subresource comes with the node agent work.
+ * with nodes/status and nodes/proxy (to the node's kubelet).
  */
 import type { ResourceModule } from '../../registration.js';
 import { GenericStore } from '../../generic/store.js';
 import { StatusStore } from '../../generic/status-store.js';
 import { defaultNode } from './defaults.js';
 import { nodeStatusStrategy, nodeStrategy } from './strategy.js';
+import { NodeProxyStorage } from './proxy.js';
 
 /** Builds the nodes registration. */
 export const nodesModule: ResourceModule = (deps) => {
@@ -18,7 +19,7 @@ export const nodesModule: ResourceModule = (deps) => {
       resource: 'nodes',
       namespaced: false,
       main: store,
-      subresources: { status: new StatusStore(store, nodeStatusStrategy) },
+      subresources: { status: new StatusStore(store, nodeStatusStrategy), proxy: new NodeProxyStorage(() => deps.kubeletClient, deps.proxyBytesPerSec ?? 0) },
       selectableFields: nodeStrategy.selectableFields,
       defaulter: defaultNode,
     },

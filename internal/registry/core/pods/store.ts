@@ -1,7 +1,8 @@
 /**
  * The pods resource (core/v1), stored under /pods/<namespace>/<name>, with pods/status,
  * pods/ephemeralcontainers, pods/resize, pods/binding (and the legacy bindings resource) and
- * pods/eviction, pods/proxy, and pods/exec, pods/attach and pods/portforward (to the node's kubelet).
+ * pods/eviction, pods/proxy, and pods/log, pods/exec, pods/attach and pods/portforward (from the
+ * node's kubelet).
  */
 import type { ResourceModule, ResourceRegistration } from '../../registration.js';
 import { GenericStore } from '../../generic/store.js';
@@ -12,6 +13,7 @@ import { podEphemeralContainersStrategy } from './ephemeral-containers.js';
 import { EvictionStorage } from './eviction.js';
 import { PodProxyStorage } from './proxy.js';
 import { PodStreamStorage } from './streaming.js';
+import { PodLogStorage } from './log.js';
 import { podResizeStrategy } from './resize.js';
 import { podStatusStrategy, podStrategy } from './strategy.js';
 import { dropDisabledPodFields } from './disabled-fields.js';
@@ -56,6 +58,7 @@ export const podsModule: ResourceModule = (deps) => {
         exec: new PodStreamStorage('exec', store, deps.kubeletClient, streamLog),
         attach: new PodStreamStorage('attach', store, deps.kubeletClient, streamLog),
         portforward: new PodStreamStorage('portforward', store, deps.kubeletClient, streamLog),
+        log: new PodLogStorage(store, () => deps.kubeletClient),
       },
       selectableFields: podStrategy.selectableFields,
       defaulter: defaultPodObject,
