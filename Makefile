@@ -1,12 +1,13 @@
-# Capstan: `make run` starts a local etcd and the API server; `make test` runs every test suite.
-# Every target installs what it needs (node modules, Debian's etcd-server) when it is missing.
+# Capstan: `make run` starts a local etcd and the API server, `make run-node` adds containerd and the
+# node agent; `make test` runs every test suite. Every target installs what it needs (node modules,
+# Debian's etcd-server, containerd, runc, the CNI plugins) when it is missing.
 
 SHELL := /bin/bash
 NODE ?= node
 NPM ?= npm
 TEST_CONCURRENCY ?= 2
 
-.PHONY: all deps etcd build generate verify run user deploy-certs test test-unit test-integration test-e2e bench image image-test clean
+.PHONY: all deps etcd containerd node-images build generate verify run run-node user deploy-certs test test-unit test-integration test-e2e test-node-image bench image image-test clean
 
 all: build
 
@@ -18,6 +19,16 @@ deps: node_modules/.package-lock.json
 
 etcd:
 	@hack/install-etcd.sh
+
+# What the node agent runs on: containerd, runc, the CNI plugins, iptables, and the tools that build
+# its offline images (busybox-static, umoci, gcc). Root needed to install.
+containerd:
+	@hack/install-node.sh
+
+# The offline images capstan.local/busybox:1 and capstan.local/pause:1 (_output/node-images),
+# rebuilt only when their inputs change.
+node-images: containerd
+	@hack/node-images/build.sh >/dev/null
 
 build: deps
 	$(NPM) run build --silent
@@ -42,6 +53,11 @@ verify: build
 run: build etcd
 	$(NODE) dist/hack/run-local.js
 
+# `make run` plus a containerd under _output/containerd and the node agent as this machine's node
+# (README "Node agent"); root needed. SERVER_ARGS go to the API server, NODE_ARGS to the node agent.
+run-node: build etcd node-images
+	$(NODE) dist/hack/run-node.js $(SERVER_ARGS) $(if $(NODE_ARGS),-- $(NODE_ARGS))
+
 # A client certificate and kubeconfig for a user of `make run`: make user NAME=alice GROUP=dev,qa
 user: build
 	$(NODE) dist/hack/add-user.js $(NAME) $(if $(GROUP),--group $(GROUP))
@@ -51,24 +67,30 @@ user: build
 deploy-certs: build
 	$(NODE) dist/hack/gen-deploy-certs.js $(or $(OUT),deploy/compose/certs) $(DEPLOY_CERTS_ARGS)
 
-# Unit tests sit beside the code; integration and e2e tests start their own etcd (and server).
-test: build etcd verify
+# Unit tests sit beside the code; integration and e2e tests start their own etcd (and server), the
+# node agent's their own containerd (root needed). Slow tests (*.slow.test.ts) run in their own targets.
+test: build etcd verify node-images
 	$(NODE) --test --test-concurrency=$(TEST_CONCURRENCY) --test-timeout=300000 \
 		$$(find dist/internal dist/hack dist/proto -name '*.test.js' | sort) \
-		$$(find dist/test -name '*.test.js' | sort)
+		$$(find dist/test -name '*.test.js' -not -name '*.slow.test.js' | sort)
 
 test-unit: build
 	$(NODE) --test $$(find dist/internal dist/hack dist/proto -name '*.test.js' | sort)
 
 test-integration: build etcd
-	$(NODE) --test --test-concurrency=$(TEST_CONCURRENCY) $$(find dist/test -name '*.test.js' -not -path '*/e2e/*' | sort)
+	$(NODE) --test --test-concurrency=$(TEST_CONCURRENCY) $$(find dist/test -name '*.test.js' -not -path '*/e2e/*' -not -name '*.slow.test.js' | sort)
 
-test-e2e: build etcd
-	$(NODE) --test --test-concurrency=1 $$(find dist/test/e2e -name '*.test.js' | sort)
+test-e2e: build etcd node-images
+	$(NODE) --test --test-concurrency=1 $$(find dist/test/e2e -name '*.test.js' -not -name '*.slow.test.js' | sort)
+
+# The Capstan API server run by the node agent as a static pod from the container image (`make
+# image`, built here when its inputs changed): several minutes, so not part of `make test`.
+test-node-image: build etcd node-images
+	$(NODE) --test --test-concurrency=1 --test-timeout=900000 $$(find dist/test -name '*.slow.test.js' | sort)
 
 # The benchmark suite (bench/README.md): a few minutes on 2 cores; each figure is printed as a ratio
 # against a baseline measured in the same run. BENCH_ARGS="--only creates,get" or "--cpu-prof".
-bench: build etcd
+bench: build etcd node-images
 	$(NODE) --test --test-reporter=dot dist/bench/*.test.js
 	$(NODE) dist/bench/run.js $(BENCH_ARGS)
 

@@ -3,7 +3,7 @@
  * server children, prints each result as a ratio against a baseline measured in the same run,
  * then a table, and writes bench/results/<date>.json.
  *
- *   node dist/bench/run.js [--only creates,get,list,watch,informers,residency,security,audit,priority-and-fairness,admission,custom-resources,etcd-tls,http2,apf,feature-gates,max-in-flight,apf-flood] [--cpu-prof[=DIR]]
+ *   node dist/bench/run.js [--only creates,get,list,watch,informers,residency,security,audit,priority-and-fairness,admission,custom-resources,etcd-tls,http2,apf,feature-gates,max-in-flight,apf-flood,node-agent] [--cpu-prof[=DIR]]
  *                          [--fail-on-missed] [--label=NAME]
  *
  * Exits 1 when a benchmark could not run (error), and with --fail-on-missed also on a MISSED target.
@@ -28,6 +28,7 @@ import { createsBenchmark } from './benchmarks/creates.js';
 import { informerStartupBenchmark } from './benchmarks/informer-startup.js';
 import { listBenchmark } from './benchmarks/list.js';
 import { maxInFlightBenchmark } from './benchmarks/max-in-flight.js';
+import { nodeAgentRssBenchmark } from './benchmarks/node-agent-rss.js';
 import { residencyBenchmark } from './benchmarks/residency.js';
 import { securityBenchmark } from './benchmarks/security.js';
 import { watchFanoutBenchmark } from './benchmarks/watch-fanout.js';
@@ -58,6 +59,7 @@ const benchmarks: ReadonlyArray<{ key: string; run: Benchmark; needsPods: boolea
   { key: 'feature-gates', run: featureGatesBenchmark, needsPods: true },
   { key: 'max-in-flight', run: maxInFlightBenchmark, needsPods: false },
   { key: 'apf-flood', run: apfFloodBenchmark, needsPods: false },
+  { key: 'node-agent', run: nodeAgentRssBenchmark, needsPods: false },
 ];
 
 const listNamespace = 'bench-list';

@@ -150,7 +150,7 @@ export async function startContainerd(dir: string): Promise<LocalContainerd> {
       // Pods first (their shims outlive containerd otherwise), then containerd itself.
       await removeAllPods(`unix://${socket}`).catch(() => undefined);
       child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000).unref())]);
       if (child.exitCode === null) child.kill('SIGKILL');
       await run('ip', ['link', 'delete', bridge]).catch(() => undefined);
       await run('umount', ['-R', join(dir, 'state')]).catch(() => undefined);

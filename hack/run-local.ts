@@ -121,9 +121,27 @@ async function ensureAuditPolicy(local: string): Promise<string> {
   return path;
 }
 
-/** Service account flags for `make run`: a signing key kept in dir, kube's usual in-cluster issuer. */
-async function main(): Promise<void> {
-  const args = process.argv.slice(2);
+/** A running local control plane: etcd and the API server child. */
+export interface LocalControlPlane {
+  readonly port: number;
+  /** The API server's serving CA (PEM) and the admin's kubeconfig (.local/kubeconfig). */
+  readonly ca: string;
+  readonly kubeconfigPath: string;
+  /** .local and its client CA files (.local/pki). */
+  readonly local: string;
+  readonly pki: ReturnType<typeof localPkiPaths>;
+  /** Stops the API server (a graceful drain) and then etcd. */
+  stop(): Promise<void>;
+  /** Called once if the API server exits by itself, with its exit code. */
+  onExit(handler: (code: number) => void): void;
+}
+
+/**
+ * Starts `make run`'s etcd (data kept in .local/etcd) and API server with args (--port N and API
+ * server flags, which replace the secure defaults they name) plus extraServerArgs, waits until it
+ * is ready and writes the admin's kubeconfig.
+ */
+export async function startLocalControlPlane(args: readonly string[], extraServerArgs: readonly string[] = []): Promise<LocalControlPlane> {
   const portArg = args.indexOf('--port');
   const port = portArg >= 0 ? Number(args[portArg + 1]) : 6443;
   const local = join(root, '.local');
@@ -138,7 +156,7 @@ async function main(): Promise<void> {
   // bootstrap policy grants them (health and version). A flag given to `make run` replaces ours.
   const pki = localPkiPaths(join(local, 'pki'));
   const admin = await ensureLocalPki(pki);
-  const serverArgs = args.filter((_, i) => i !== portArg && i !== portArg + 1);
+  const serverArgs = [...args.filter((_, i) => portArg < 0 || (i !== portArg && i !== portArg + 1)), ...extraServerArgs];
   const given = (prefix: string): boolean => serverArgs.some((a) => a.startsWith(prefix));
   const secure = [
     ...(given('--client-ca-file') ? [] : [`--client-ca-file=${pki.caCertFile}`]),
@@ -159,29 +177,62 @@ async function main(): Promise<void> {
     { stdio: ['ignore', 'inherit', 'inherit'], detached: true },
   );
   let stopping = false;
-  const stopAll = async (code: number): Promise<never> => {
+  let exitHandler: (code: number) => void = (code) => process.stderr.write(`API server exited with code ${code}\n`);
+  const stop = async (): Promise<void> => {
     stopping = true;
-    if (server.exitCode === null) {
+    if (server.exitCode === null && server.signalCode === null) {
       server.kill('SIGTERM');
       await new Promise((r) => server.once('exit', r));
     }
     await etcd.stop();
-    process.exit(code);
   };
   server.once('exit', (code) => {
-    if (!stopping) {
-      process.stderr.write(`API server exited with code ${code}\n`);
-      void stopAll(code ?? 1);
-    }
+    if (!stopping) exitHandler(code ?? 1);
   });
-  process.once('SIGINT', () => void stopAll(0));
-  process.once('SIGTERM', () => void stopAll(0));
-  await waitReady(port, () => readFile(join(certDir, 'ca.crt'), 'utf8'), 60_000);
+  // Ctrl-C while it starts still stops both (they are in process groups of their own).
+  const early = (): void => void stop().then(() => process.exit(130));
+  process.once('SIGINT', early);
+  process.once('SIGTERM', early);
+  try {
+    await waitReady(port, () => readFile(join(certDir, 'ca.crt'), 'utf8'), 60_000);
+  } catch (err) {
+    await stop();
+    throw err;
+  } finally {
+    process.off('SIGINT', early);
+    process.off('SIGTERM', early);
+  }
   const ca = await readFile(join(certDir, 'ca.crt'), 'utf8');
   const kc = join(local, 'kubeconfig');
   await writeFile(kc, kubeconfig(`https://127.0.0.1:${port}`, ca, 'capstan', { clientCert: admin.cert, clientKey: admin.key }), { mode: 0o600 });
+  return {
+    port,
+    ca,
+    kubeconfigPath: kc,
+    local,
+    pki,
+    stop,
+    onExit: (handler) => {
+      exitHandler = handler;
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const cp = await startLocalControlPlane(process.argv.slice(2));
+  const stopAll = async (code: number): Promise<never> => {
+    await cp.stop();
+    process.exit(code);
+  };
+  cp.onExit((code) => {
+    process.stderr.write(`API server exited with code ${code}\n`);
+    void stopAll(code);
+  });
+  process.once('SIGINT', () => void stopAll(0));
+  process.once('SIGTERM', () => void stopAll(0));
+  const kc = cp.kubeconfigPath;
   process.stdout.write(
-    `API server ready on https://127.0.0.1:${port}\nkubeconfig (admin, system:masters): ${kc}\n  kubectl --kubeconfig ${kc} get ns\n` +
+    `API server ready on https://127.0.0.1:${cp.port}\nkubeconfig (admin, system:masters): ${kc}\n  kubectl --kubeconfig ${kc} get ns\n` +
       `add a user: make user NAME=alice GROUP=dev\nPress Ctrl-C to stop.\n`,
   );
 }

@@ -70,6 +70,8 @@ export interface NodeAgentConfig {
   readonly runtimeRequestTimeoutMs: number;
   readonly containerLogMaxFiles: number;
   readonly containerLogMaxSize: number;
+  /** podLogsDir: where pods' container logs go (kubelet: /var/log/pods; absent means that). */
+  readonly podLogsDir?: string;
   readonly cgroupDriver: 'cgroupfs' | 'systemd';
   readonly cgroupRoot: string;
   readonly serializeImagePulls: boolean;
@@ -110,12 +112,20 @@ export interface NodeAgentConfig {
   /** --runtime: 'remote' (CRI) or 'simulated' (--nodes N in one process). */
   readonly runtime: 'remote' | 'simulated';
   readonly simulatedNodes: number;
+  /** --simulation-rules: the rule file of simulated pods' lifecycles (internal/nodeagent/simulated/rules.ts). */
+  readonly simulationRulesFile?: string;
+  /** --simulated-pod-watch: one pod watch for the process ('shared') or one per node as its identity. */
+  readonly simulatedPodWatch?: 'shared' | 'per-node';
 }
 
 /** Records core/v1 Events about objects (rate-limited by --event-qps/--event-burst). */
 export interface EventRecorder {
-  /** type Normal or Warning; reason as kubelet's (Pulling, Pulled, Created, Started, Killing, BackOff, Unhealthy, ...). */
-  event(object: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void;
+  /**
+   * type Normal or Warning; reason as kubelet's (Pulling, Pulled, Created, Started, Killing, BackOff,
+   * Unhealthy, ...). fieldPath names the part of the object (a container: "spec.containers{name}").
+   * Never blocks and never throws: the event is queued and written (or dropped) in the background.
+   */
+  event(object: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string, fieldPath?: string): void;
 }
 
 /** What every part of one node's agent receives. */

@@ -15,6 +15,9 @@ import { serviceIPRepairController } from '../controllers/service-ip-repair/cont
 import { resourceQuotaController } from '../controllers/resource-quota/register.js';
 import { admissionPolicyStatusController } from '../controllers/admission-policy-status/controller.js';
 import type { SharedInformers, StorageLookup } from '../controllers/shared-informers.js';
+import type { Authorizer } from '../authz/interface.js';
+import { csrApprovingController } from '../controllers/certificates/approver.js';
+import { csrSigningController } from '../controllers/certificates/signer.js';
 import type { Logger } from '../observability/logging.js';
 import type { ServerMetrics } from '../observability/metrics.js';
 import type { Storage } from '../storage/interface.js';
@@ -52,6 +55,8 @@ export interface InServerControllerDeps {
   readonly hookDone: () => void;
   /** Custom resources as they come and go (controllers that follow every resource: garbage collection). */
   readonly served?: DynamicResourceSource;
+  /** The server's authorizer, read when used (kcm's SubjectAccessReviews, e.g. CSR approving). */
+  readonly authorizer?: () => Authorizer;
 }
 
 /**
@@ -98,6 +103,8 @@ export const inServerControllers: readonly InServerController[] = [
   crdNonStructuralSchemaController(structuralSchemaErrors),
   crdFinalizerController,
   clusterAuthenticationTrustController,
+  csrApprovingController,
+  csrSigningController,
 ];
 
 /**

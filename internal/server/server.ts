@@ -519,7 +519,7 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
       if (disabledLoops.has(c.name)) continue;
       try {
         const hookDone = controllerHooks.get(c.name)?.resolve ?? ((): void => undefined);
-        const stop = c.start({ storageOf, informers, storage, etcd: client, options, log, metrics, shutdown: admissionStop.signal, hookDone, served: installer, ...(certificate.ca ? { rootCA: certificate.ca } : {}) });
+        const stop = c.start({ storageOf, informers, storage, etcd: client, options, log, metrics, shutdown: admissionStop.signal, hookDone, served: installer, authorizer: () => (security.authorization as NonNullable<typeof security.authorization>).authorizer, ...(certificate.ca ? { rootCA: certificate.ca } : {}) });
         controllerStops.push(stop);
         if (stop.synced) synced.push(stop.synced);
       } catch (err) {

@@ -51,12 +51,21 @@ async function fileOrData(base: string, entry: Record<string, unknown>, fileKey:
  * the first cluster and user are used, as kube's webhook loader does for single-entry files.
  * Throws with the file's name on anything missing or malformed.
  */
-export async function loadWebhookKubeconfig(path: string): Promise<WebhookTarget> {
+export function loadWebhookKubeconfig(path: string): Promise<WebhookTarget> {
+  return loadKubeconfigTarget(path, { what: 'webhook kubeconfig', clients: 'webhooks' });
+}
+
+/**
+ * Reads a kubeconfig's current context (cluster and user) for any in-process client: what says
+ * what the file is in messages ("invalid <what> <path>: ..."), clients who cannot use exec or
+ * auth-provider credentials ("... are not supported for <clients>").
+ */
+export async function loadKubeconfigTarget(path: string, naming: { readonly what: string; readonly clients: string }): Promise<WebhookTarget> {
   let doc: Record<string, unknown>;
   try {
     doc = asRecord(parseYaml(await readFile(path, 'utf8')), 'the kubeconfig');
   } catch (err) {
-    throw new Error(`invalid webhook kubeconfig ${path}: ${(err as Error).message}`);
+    throw new Error(`invalid ${naming.what} ${path}: ${(err as Error).message}`);
   }
   try {
     const base = dirname(path);
@@ -71,7 +80,7 @@ export async function loadWebhookKubeconfig(path: string): Promise<WebhookTarget
     if (userName && !namedUser) throw new Error(`user ${JSON.stringify(userName)} was not found for context ${JSON.stringify(currentName)}`);
     const user = namedUser ?? {};
     // Credentials this loader cannot produce are refused rather than silently sent without.
-    for (const k of ['exec', 'auth-provider']) if (user[k] !== undefined && user[k] !== null) throw new Error(`user.${k} credentials are not supported for webhooks`);
+    for (const k of ['exec', 'auth-provider']) if (user[k] !== undefined && user[k] !== null) throw new Error(`user.${k} credentials are not supported for ${naming.clients}`);
     const server = cluster.server;
     if (typeof server !== 'string' || !/^https?:\/\//.test(server)) throw new Error('the cluster has no http(s) server URL');
     const ca = await fileOrData(base, cluster, 'certificate-authority', 'certificate-authority-data');
@@ -93,7 +102,7 @@ export async function loadWebhookKubeconfig(path: string): Promise<WebhookTarget
       ...(typeof user.password === 'string' ? { password: user.password } : {}),
     };
   } catch (err) {
-    throw new Error(`invalid webhook kubeconfig ${path}: ${(err as Error).message}`);
+    throw new Error(`invalid ${naming.what} ${path}: ${(err as Error).message}`);
   }
 }
 

@@ -20,6 +20,7 @@ import { clientCert, createCertificateAuthority, issueCertificate, tempDir, tlsC
 import { agentContext, echoStreaming, fakeCri, fakePods, fakeSummary, type FakeContainer } from '../support/kubelet-fakes.js';
 import { kubectl, kubectlStream, waitFor } from '../support/kubectl.js';
 import { useServer } from '../support/server.js';
+import * as x509 from '@peculiar/x509';
 
 const dir = await tempDir('capstan-kubelet-server-');
 const tokens = { root: 'root-token-0123456789', alice: 'alice-token-0123456789', bob: 'bob-token-0123456789' };
@@ -314,6 +315,78 @@ describe('pods/log and nodes/proxy through the API server', () => {
     await fx.request('PUT', '/api/v1/nodes/loop/status', { body: { ...loop.json<Record<string, unknown>>(), status: { addresses: [{ type: 'InternalIP', address: '127.0.0.1' }] } }, headers: root });
     const refused = await fx.request('GET', '/api/v1/nodes/loop/proxy/pods', { headers: root });
     assert.deepEqual([refused.status, refused.json().message], [400, 'address not allowed']);
+  });
+});
+
+describe('serverTLSBootstrap', () => {
+  it('serves with the certificate a kubernetes.io/kubelet-serving CSR was issued', async () => {
+    const root = { authorization: `Bearer ${tokens.root}` };
+    const config = {
+      ...defaultNodeAgentConfig(),
+      address: '127.0.0.1',
+      port: await freePort(),
+      readOnlyPort: 0,
+      healthzPort: 0,
+      serverTLSBootstrap: true,
+      certDir: join(dir, 'pki-boot'),
+      authentication: { x509: {}, webhook: { enabled: false, cacheTTLMs: 0 }, anonymous: { enabled: true } },
+      authorization: { mode: 'AlwaysAllow' as const, webhook: { cacheAuthorizedTTLMs: 0, cacheUnauthorizedTTLMs: 0 } },
+    };
+    const ctx = agentContext(config, nodeName, `https://127.0.0.1:${fx.port}`, fx.ca, tokens.root);
+    contexts.push(ctx);
+    const boot = await startKubeletServers(ctx, { pods: fakePods([]), summary: fakeSummary, streaming: echoStreaming, logDir: dir });
+    try {
+      let csr: Record<string, any> | undefined;
+      for (let i = 0; i < 100 && !csr; i++) {
+        const list = await fx.request('GET', '/apis/certificates.k8s.io/v1/certificatesigningrequests', { headers: root });
+        csr = list.json().items.find((c: Record<string, any>) => c.spec.signerName === 'kubernetes.io/kubelet-serving');
+        if (!csr) await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.ok(csr, 'no kubelet-serving CSR was created');
+      assert.deepEqual(csr!.spec.usages, ['digital signature', 'server auth']);
+      const request = new x509.Pkcs10CertificateRequest(Buffer.from(csr!.spec.request, 'base64').toString());
+      assert.equal(request.subjectName.getField('CN')[0], `system:node:${nodeName}`);
+      assert.deepEqual(request.subjectName.getField('O'), ['system:nodes']);
+      const san = request.extensions.find((e): e is x509.SubjectAlternativeNameExtension => e instanceof x509.SubjectAlternativeNameExtension);
+      assert.deepEqual(san?.names.items.map((n) => `${n.type}:${n.value}`).sort(), [`dns:${nodeName}`, `ip:${hostIP ?? '127.0.0.1'}`].sort());
+      const name = csr!.metadata.name as string;
+      const approved = await fx.request('PUT', `/apis/certificates.k8s.io/v1/certificatesigningrequests/${name}/approval`, {
+        body: { ...csr, status: { conditions: [{ type: 'Approved', status: 'True', reason: 'TestApproved', message: 'approved by the test' }] } },
+        headers: root,
+      });
+      assert.equal(approved.status, 200, approved.text);
+      const cert = await x509.X509CertificateGenerator.create({
+        serialNumber: '01ab',
+        subject: request.subject,
+        issuer: servingCA.cert.subject,
+        notBefore: new Date(Date.now() - 60_000),
+        notAfter: new Date(Date.now() + 3600_000),
+        signingAlgorithm: { name: 'ECDSA', hash: 'SHA-256' },
+        publicKey: await request.publicKey.export(),
+        signingKey: servingCA.key,
+        extensions: [new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]), new x509.SubjectAlternativeNameExtension(san!.names.items.map((n) => ({ type: n.type, value: n.value })))],
+      });
+      const issued = await fx.request('PUT', `/apis/certificates.k8s.io/v1/certificatesigningrequests/${name}/status`, {
+        body: { ...approved.json<Record<string, any>>(), status: { ...approved.json<Record<string, any>>().status, certificate: Buffer.from(cert.toString('pem')).toString('base64') } },
+        headers: root,
+      });
+      assert.equal(issued.status, 200, issued.text);
+      await boot.servingCertificateReady;
+      const r = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = httpsRequest({ host: '127.0.0.1', port: boot.port, path: '/healthz', ca: servingCA.certPem, servername: nodeName }, (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      assert.deepEqual([r.status, r.text], [200, 'ok']);
+      const { readFile } = await import('node:fs/promises');
+      assert.match(await readFile(join(dir, 'pki-boot', 'kubelet-server-current.pem'), 'utf8'), /BEGIN CERTIFICATE[\s\S]*BEGIN PRIVATE KEY/);
+    } finally {
+      await boot.stop();
+    }
   });
 });
 });

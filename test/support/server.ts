@@ -37,6 +37,12 @@ export interface ServerFixture {
   request(method: string, path: string, opts?: { body?: unknown; headers?: Record<string, string>; rawBody?: string | Buffer }): Promise<TestResponse>;
   /** Stops and starts the API server again on the same port and etcd. */
   restart(): Promise<void>;
+  /**
+   * Settles when the before() hook has started the server (rejects if it failed). node 20 runs a
+   * file's top-level before() hooks concurrently, so another top-level hook that needs the server
+   * awaits this.
+   */
+  readonly started: Promise<void>;
 }
 
 /** Options for the server under test (defaults suit tests). */
@@ -145,9 +151,21 @@ export type TestFlags = readonly string[] | (() => readonly string[] | Promise<r
  * opts.log replaces the server's (silent) logger, for tests that read what it writes.
  */
 export function useServer(extra: Partial<ServerOptions> = {}, flags: TestFlags = [], opts: { log?: KlogLogger } = {}): ServerFixture {
-  const fx = {} as ServerFixture;
+  const fx = {} as ServerFixture & { started: Promise<void> };
   const log = opts.log ?? createLogger(0, process.env.CAPSTAN_TEST_LOG !== '1');
+  let settle: { resolve(): void; reject(err: unknown): void } | undefined;
+  fx.started = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+  fx.started.catch(() => undefined);
   before(async () => {
+    try {
+      await startFixture();
+      settle?.resolve();
+    } catch (err) {
+      settle?.reject(err);
+      throw err;
+    }
+  });
+  async function startFixture(): Promise<void> {
     fx.etcd = await startLocalEtcd();
     fx.dir = await mkdtemp(join(tmpdir(), 'capstan-test-'));
     fx.port = await freePort();
@@ -168,7 +186,7 @@ export function useServer(extra: Partial<ServerOptions> = {}, flags: TestFlags =
       fx.server = await startServer(fx.options, log);
       await fx.server.ready;
     };
-  });
+  }
   after(async () => {
     await fx.server?.stop();
     await fx.etcd?.stop();

@@ -26,6 +26,7 @@ import { defaultControllersOptions } from './controllers.js';
 import { defaultTolerationSecondsOptions } from './default-toleration-seconds.js';
 import { defaultServiceNetworkOptions } from './service-network.js';
 import { defaultHttp2Options } from './http2.js';
+import { defaultCsrSigningOptions } from './csr-signing.js';
 import { defaultResourceConfig } from '../resource-config/defaults.js';
 
 const run = (args: string[]) => parseFlags(args, 'Kubernetes v1.33.0+capstan');
@@ -59,6 +60,7 @@ describe('apiserver flags', () => {
       admission: defaultAdmissionOptions,
       aggregator: defaultAggregatorOptions,
       controllers: defaultControllersOptions,
+      csrSigning: defaultCsrSigningOptions,
       defaultTolerationSeconds: defaultTolerationSecondsOptions,
       audit: defaultAuditOptions,
       etcd: defaultEtcdOptions,

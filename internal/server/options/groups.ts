@@ -12,6 +12,7 @@ import { authenticationWebhookFlags } from './authentication-webhook.js';
 import { authenticationFlags } from './authentication.js';
 import { authorizationFlags } from './authorization.js';
 import { controllersFlags } from './controllers.js';
+import { csrSigningFlags } from './csr-signing.js';
 import { corsFlags } from './cors.js';
 import { defaultTolerationSecondsFlags } from './default-toleration-seconds.js';
 import { hstsFlags } from './hsts.js';
@@ -70,6 +71,7 @@ export const flagGroups: readonly FlagGroup[] = [
   admissionFlags,
   aggregatorFlags,
   controllersFlags,
+  csrSigningFlags,
   defaultTolerationSecondsFlags,
   auditFlags,
   etcdFlags,

@@ -1,7 +1,7 @@
 /**
  * The pods resource (core/v1), stored under /pods/<namespace>/<name>, with pods/status,
  * pods/ephemeralcontainers, pods/resize, pods/binding (and the legacy bindings resource) and
- * pods/eviction, pods/proxy, and pods/log, pods/exec, pods/attach and pods/portforward (from the
+ * pods/eviction, pods/proxy, pods/log, and pods/exec, pods/attach and pods/portforward (to the
  * node's kubelet).
  */
 import type { ResourceModule, ResourceRegistration } from '../../registration.js';
