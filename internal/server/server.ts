@@ -193,7 +193,6 @@ export async function startServer(options: ServerOptions, log: KlogLogger): Prom
       featureGates,
       kubeletClient,
       ...(serviceAccountTokens ? { serviceAccountTokens } : {}),
-      ...(options.kubeletClientOverride ? { kubeletClient: options.kubeletClientOverride } : {}),
     }),
   );
   // --runtime-config over kube's defaults, and the resources' feature gates: what is left out is

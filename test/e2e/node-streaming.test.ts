@@ -13,8 +13,9 @@ import { useServer } from '../support/server.js';
 import { startStreamingNode, type StreamingNode } from '../support/streaming-node.js';
 
 let node: StreamingNode;
-// The API server asks this kubelet client where node-1's kubelet is; the node starts in before().
-const fx = useServer({ kubeletClientOverride: { target: (name) => node.kubeletClient.target(name) } });
+// The API server finds node-1's kubelet as kube does: the Node's InternalIP and kubelet endpoint
+// port, over TLS with no --kubelet-certificate-authority (so unverified, as kube dials then).
+const fx = useServer();
 
 // Set up once, from the first test: useServer's before() must have finished first.
 let setup: Promise<void> | undefined;
@@ -25,6 +26,13 @@ function ready(): Promise<void> {
 
 async function start(): Promise<void> {
   node = await startStreamingNode(`/tmp/capstan-stream-e2e-${process.pid}`);
+  const [address, port] = node.host.split(':');
+  const nodeObject = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-1' } };
+  const created = await fx.request('POST', '/api/v1/nodes', { body: nodeObject });
+  assert.equal(created.status, 201, created.text);
+  const nodeStatus = { status: { addresses: [{ type: 'InternalIP', address }], daemonEndpoints: { kubeletEndpoint: { Port: Number(port) } } } };
+  const patched = await fx.request('PATCH', '/api/v1/nodes/node-1/status', { body: nodeStatus, headers: { 'Content-Type': 'application/merge-patch+json' } });
+  assert.equal(patched.status, 200, patched.text);
   const pod = {
     apiVersion: 'v1',
     kind: 'Pod',

@@ -62,6 +62,13 @@ test('WebSocket v5: stdout, the exit code in the error channel Status, stdin clo
   assert.equal(JSON.parse(stdin.channels[3] ?? '{}').status, 'Success');
 });
 
+test('WebSocket v4 (no v5 offered): joined to containerd, which speaks it', async () => {
+  const session = await wsSession(`/exec/default/web/main?${execQuery(['sh', '-c', 'echo via-v4; exit 4'], { output: true })}`, ['v4.channel.k8s.io'], () => undefined);
+  assert.equal(session.protocol, 'v4.channel.k8s.io');
+  assert.equal(session.channels[1], 'via-v4\n');
+  assert.deepEqual(JSON.parse(session.channels[3] ?? '{}').details.causes, [{ reason: 'ExitCode', message: '4' }]);
+});
+
 test('WebSocket v5 with a TTY: the resize channel sets the terminal size', async () => {
   const session = await wsSession(`/exec/default/web/main?${execQuery(['sh', '-c', 'sleep 0.5; stty size'], { input: true, output: true, tty: true })}`, ['v5.channel.k8s.io'], (ws) => {
     ws.send(Buffer.concat([Buffer.from([4]), Buffer.from(JSON.stringify({ Width: 123, Height: 45 }))]));

@@ -13,7 +13,6 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { busyboxImage, startContainerd, type LocalContainerd } from '../../hack/local-containerd.js';
 import type { KubeObject } from '../../api/meta/types.js';
-import type { KubeletClient } from '../../internal/kubeletclient/interface.js';
 import type { AgentContext, PodSyncHandler } from '../../internal/nodeagent/interface.js';
 import { defaultNodeAgentConfig } from '../../internal/nodeagent/options/defaults.js';
 import { connectCri, type CriClient } from '../../internal/nodeagent/runtime/cri-client.js';
@@ -30,8 +29,6 @@ export interface StreamingNode {
   readonly containers: Record<'main' | 'echo', string>;
   /** host:port of the HTTPS kubelet. */
   readonly host: string;
-  /** A KubeletClient that sends every node to this kubelet. */
-  readonly kubeletClient: KubeletClient;
   /** An HTTPS agent trusting nothing in particular (the kubelet's certificate is the test's own). */
   readonly agent: Agent;
   /** Every streaming request the kubelet received: its kind, Upgrade header and offered WebSocket subprotocols. */
@@ -117,7 +114,6 @@ export async function startStreamingNode(dir: string): Promise<StreamingNode> {
     host,
     agent,
     seen,
-    kubeletClient: { target: async () => ({ scheme: 'https', host, agent, timeoutMs: 10_000 }) },
     async stop() {
       abort.abort();
       server.closeAllConnections();

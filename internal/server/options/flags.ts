@@ -13,7 +13,6 @@ import { formatGoDuration } from './duration.js';
 import { boolFlag, durationFlag, FlagError, intFlag, repeatedValues, watchCacheSizesFlag } from './flag-values.js';
 import { validateEtcdServerList } from './etcd.js';
 import { flagGroups, type FlagGroupOptions } from './groups.js';
-import type { KubeletClient } from '../../kubeletclient/interface.js';
 
 export { FlagError } from './flag-values.js';
 
@@ -22,11 +21,6 @@ export { FlagError } from './flag-values.js';
  * here so that tests can build options by hand; an absent group means its flags' defaults.
  */
 export interface ServerOptions extends FlagGroupOptions {
-  /**
-   * Programmatic only (no flag): the kubelet client pods/exec, attach and portforward use instead
-   * of the one the --kubelet-* flags build (tests point it at a kubelet of their own).
-   */
-  readonly kubeletClientOverride?: KubeletClient;
   readonly etcdServers: readonly string[];
   readonly etcdPrefix: string;
   /** --storage-media-type: the encoding objects are written to etcd in. */
