@@ -5,7 +5,8 @@
  * as a child process (dist/cmd/nodeagent/main.js, system:node:<name>); 10 busybox pods bound to the
  * node by spec.nodeName. Once all 10 are Running, the agent's VmRSS from /proc/<pid>/status is
  * sampled every 500 ms for 10 s while it keeps them (status syncs, probes of none, lease renewals) and
- * the highest sample is the figure. Baseline, in the same run: an idle Node.js process (the least any
+ * the highest sample is the figure; the agent runs with nodeAgentExecArgv (1 MB semi-spaces) as
+ * `make run-node` runs it, and again with V8's defaults for a note. Baseline, in the same run: an idle Node.js process (the least any
  * agent on this runtime costs). Target: <= 80 MB (k3s's agent needs about 275 MB). Needs root.
  */
 import { spawn } from 'node:child_process';
@@ -16,8 +17,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { busyboxImage, startContainerd, type LocalContainerd } from '../../hack/local-containerd.js';
 import { freePort } from '../../hack/local-etcd.js';
-import { startNodeAgent, writeKubeletClientPki, writeNodeAgentFiles, type NodeAgentProcess } from '../../hack/local-node.js';
-import { createCertificateAuthority, issueCertificate } from '../../internal/server/pki.js';
+import { nodeAgentExecArgv, startNodeAgent, writeKubeletClientPki, writeNodeAgentFiles, type KubeletClientPki, type NodeAgentProcess } from '../../hack/local-node.js';
+import { createCertificateAuthority, issueCertificate, type CertificateAuthority } from '../../internal/server/pki.js';
 import { newClient, ServerFailure, type Client } from '../client.js';
 import { withServer, type BenchContext } from '../context.js';
 import { failedResult, result, type BenchResult, type Target } from '../results.js';
@@ -59,11 +60,11 @@ async function idleNodeRss(): Promise<number> {
   }
 }
 
-function pod(i: number, nodeName: string): Record<string, unknown> {
+function pod(podName: string, nodeName: string): Record<string, unknown> {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name: `rss-${i}` },
+    metadata: { name: `rss-${podName}` },
     spec: { nodeName, terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image: busyboxImage, imagePullPolicy: 'Never', command: ['sleep', '3600'] }] },
   };
 }
@@ -74,12 +75,71 @@ async function runningCount(client: Client, nodeName: string): Promise<number> {
   return items.filter((p) => p.status?.phase === 'Running' && p.status.podIP).length;
 }
 
+interface Measurement {
+  readonly rss: number;
+  readonly hwm: number;
+  readonly idleRss: number;
+  readonly samples: number[];
+  readonly allRunningMs: number;
+}
+
+/**
+ * One agent run under execArgv: a containerd and a node of their own, 10 pods bound to it, the
+ * agent's RSS sampled once all run; everything but the API server stopped afterwards.
+ */
+async function measureAgent(
+  ctx: BenchContext,
+  setup: { client: Client; port: number; ca: string; clientCA: CertificateAuthority; pki: KubeletClientPki; dir: string },
+  label: string,
+  execArgv: readonly string[],
+): Promise<Measurement> {
+  const { client } = setup;
+  let containerd: LocalContainerd | undefined;
+  let agent: NodeAgentProcess | undefined;
+  try {
+    containerd = await startContainerd(`/tmp/capstan-bench-${label}-${process.pid}`);
+    const nodeName = `bench-${label}-${process.pid}`;
+    const files = await writeNodeAgentFiles({
+      dir: join(setup.dir, label),
+      nodeName,
+      server: `https://127.0.0.1:${setup.port}`,
+      serverCA: setup.ca,
+      clientCA: setup.clientCA,
+      pki: setup.pki,
+      runtimeEndpoint: containerd.endpoint,
+      port: await freePort(),
+      healthzPort: await freePort(),
+    });
+    const started = performance.now();
+    const running = startNodeAgent(files.args, { execArgv });
+    agent = running;
+    const said = (): string => running.output().trim().split('\n').slice(-10).join('\n');
+    await until(async () => (await client.call('GET', `/api/v1/nodes/${nodeName}`)).status === 200, 30_000, () => `node ${nodeName} not registered in 30 s; agent:\n${said()}`);
+    const idle = await memoryOf(running.pid);
+    for (let i = 0; i < pods; i++) {
+      const r = await client.call('POST', '/api/v1/namespaces/default/pods', pod(`${label}-${i}`, nodeName));
+      if (r.status !== 201) throw new ServerFailure(`POST pod ${label}-${i}: ${r.status} ${r.body.toString().slice(0, 300)}`);
+    }
+    await until(async () => (await runningCount(client, nodeName)) === pods, 120_000, () => `${pods} pods not Running in 120 s; agent:\n${said()}`);
+    const allRunningMs = performance.now() - started;
+    ctx.log(`node-agent (${label}, ${execArgv.join(' ') || 'no V8 flags'}): ${pods} pods Running ${(allRunningMs / 1000).toFixed(1)} s after the agent started; sampling its RSS for 10 s`);
+    const samples: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      samples.push((await memoryOf(running.pid)).rss);
+      await sleep(500);
+    }
+    const { hwm } = await memoryOf(running.pid);
+    return { rss: Math.max(...samples), hwm, idleRss: idle.rss, samples, allRunningMs };
+  } finally {
+    await agent?.stop();
+    await containerd?.stop();
+  }
+}
+
 /** Runs the node agent RSS benchmark. */
 export async function nodeAgentRssBenchmark(ctx: BenchContext): Promise<BenchResult[]> {
   if (process.getuid?.() !== 0) return [failedResult(name, 'skipped', 'the node agent needs root (containerd, runc, the CNI bridge)', target)];
   const dir = await mkdtemp(join(tmpdir(), 'capstan-bench-node-'));
-  let containerd: LocalContainerd | undefined;
-  let agent: NodeAgentProcess | undefined;
   try {
     const clientCA = await createCertificateAuthority('bench-node-client-ca');
     const caFile = join(dir, 'client-ca.crt');
@@ -100,57 +160,29 @@ export async function nodeAgentRssBenchmark(ctx: BenchContext): Promise<BenchRes
     return await withServer(await ctx.apiServer(undefined, flags), async (server) => {
       const client = newClient(server.port, server.ca, 8, admin);
       try {
-        containerd = await startContainerd(`/tmp/capstan-bench-node-${process.pid}`);
-        const nodeName = `bench-node-${process.pid}`;
-        const files = await writeNodeAgentFiles({
-          dir: join(dir, 'node'),
-          nodeName,
-          server: `https://127.0.0.1:${server.port}`,
-          serverCA: server.ca,
-          clientCA,
-          pki,
-          runtimeEndpoint: containerd.endpoint,
-          port: await freePort(),
-          healthzPort: await freePort(),
-        });
-        const started = performance.now();
-        const running = startNodeAgent(files.args);
-        agent = running;
-        const said = (): string => running.output().trim().split('\n').slice(-10).join('\n');
-        await until(async () => (await client.call('GET', `/api/v1/nodes/${nodeName}`)).status === 200, 30_000, () => `node ${nodeName} not registered in 30 s; agent:\n${said()}`);
-        const idle = await memoryOf(running.pid);
         await until(async () => (await client.call('GET', '/api/v1/namespaces/default/serviceaccounts/default')).status === 200, 20_000, () => 'no default ServiceAccount in 20 s');
-        for (let i = 0; i < pods; i++) {
-          const r = await client.call('POST', '/api/v1/namespaces/default/pods', pod(i, nodeName));
-          if (r.status !== 201) throw new ServerFailure(`POST pod rss-${i}: ${r.status} ${r.body.toString().slice(0, 300)}`);
-        }
-        await until(async () => (await runningCount(client, nodeName)) === pods, 120_000, () => `${pods} pods not Running in 120 s; agent:\n${said()}`);
-        const allRunningMs = performance.now() - started;
-        ctx.log(`node-agent: ${pods} pods Running ${(allRunningMs / 1000).toFixed(1)} s after the agent started; sampling its RSS for 10 s`);
-        const samples: number[] = [];
-        for (let i = 0; i < 20; i++) {
-          samples.push((await memoryOf(running.pid)).rss);
-          await sleep(500);
-        }
-        const { hwm } = await memoryOf(running.pid);
-        const rss = Math.max(...samples);
+        const setup = { client, port: server.port, ca: server.ca, clientCA, pki, dir };
+        // As make run-node, the tests and this row run it, then with V8's default heap flags.
+        const tuned = await measureAgent(ctx, setup, 'tuned', nodeAgentExecArgv);
+        const plain = await measureAgent(ctx, setup, 'plain', []);
         const baseline = await idleNodeRss();
         return [
           result({
             name,
-            measured: `${mb(rss)} max VmRSS`,
+            measured: `${mb(tuned.rss)} max VmRSS`,
             baseline: `idle node ${mb(baseline)}`,
-            value: rss,
+            value: tuned.rss,
             baselineValue: baseline,
-            ratio: ratio(rss, baseline),
+            ratio: ratio(tuned.rss, baseline),
             target,
-            figures: { rssBytes: rss, samples, peakVmHWMBytes: hwm, registeredIdleRssBytes: idle.rss, idleNodeRssBytes: baseline, pods, allRunningMs: Math.round(allRunningMs) },
-            notes: [`peak (VmHWM) ${mb(hwm)}; ${mb(idle.rss)} once registered with no pods; all ${pods} Running ${(allRunningMs / 1000).toFixed(1)} s after start`],
+            figures: { execArgv: nodeAgentExecArgv, rssBytes: tuned.rss, samples: tuned.samples, peakVmHWMBytes: tuned.hwm, registeredIdleRssBytes: tuned.idleRss, idleNodeRssBytes: baseline, pods, allRunningMs: Math.round(tuned.allRunningMs), defaultV8Flags: plain },
+            notes: [
+              `run with ${nodeAgentExecArgv.join(' ')} (as make run-node runs it); peak (VmHWM) ${mb(tuned.hwm)}; ${mb(tuned.idleRss)} once registered with no pods; all ${pods} Running ${(tuned.allRunningMs / 1000).toFixed(1)} s after start`,
+              `with V8's default flags: ${mb(plain.rss)} max VmRSS (${mb(plain.idleRss)} with no pods)`,
+            ],
           }),
         ];
       } finally {
-        await agent?.stop();
-        await containerd?.stop();
         client.close();
       }
     });
