@@ -61,6 +61,9 @@ describe('simulated nodes', () => {
       return l.spec.renewTime > first.spec.renewTime ? true : undefined;
     }, 5_000);
     assert.ok(sim.leaseLatenciesMs.length >= 20);
+    // Status updates every 2 s find nothing changed: the Node is not written again.
+    const again = (await fx.request('GET', '/api/v1/nodes/sim-5')).json();
+    assert.equal(again.metadata.resourceVersion, n5.metadata.resourceVersion);
   });
 
   it('runs 100 bound pods: Running with a pod IP of their node', async () => {
