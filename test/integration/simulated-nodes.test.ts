@@ -61,6 +61,9 @@ describe('simulated nodes', () => {
       return l.spec.renewTime > first.spec.renewTime ? true : undefined;
     }, 5_000);
     assert.ok(sim.leaseLatenciesMs.length >= 20);
+    // Status updates every 2 s find nothing changed: the Node is not written again.
+    const again = (await fx.request('GET', '/api/v1/nodes/sim-5')).json();
+    assert.equal(again.metadata.resourceVersion, n5.metadata.resourceVersion);
   });
 
   it('runs 100 bound pods: Running with a pod IP of their node', async () => {
@@ -105,6 +108,24 @@ describe('simulated nodes', () => {
     assert.equal(del.status, 200, del.text);
     assert.ok(del.json().metadata.deletionTimestamp, 'the pod waits for its node');
     await waitFor('web-3 gone', async () => ((await fx.request('GET', '/api/v1/namespaces/default/pods/web-3')).status === 404 ? true : undefined));
+  });
+
+  it('a simulation started again adopts the Running pods and their addresses', async () => {
+    const before = (await fx.request('GET', '/api/v1/namespaces/default/pods/web-7')).json();
+    await sim.stop();
+    sim = runSimulatedNodes({ ...defaultNodeAgentConfig(), nodeLeaseDurationSeconds: 4, nodeStatusUpdateFrequencyMs: 2_000 }, () => client, createLogger(0, true), 20);
+    await sim.registered;
+    await fx.request('POST', '/api/v1/namespaces/default/pods', { body: pod('late', 'sim-7') });
+    const late = await waitFor<any>('late Running', async () => {
+      const p = (await fx.request('GET', '/api/v1/namespaces/default/pods/late')).json();
+      return p.status.phase === 'Running' ? p : undefined;
+    });
+    const onNode = (await fx.request('GET', '/api/v1/namespaces/default/pods?fieldSelector=spec.nodeName%3Dsim-7')).json().items;
+    assert.equal(new Set(onNode.map((p: any) => p.status.podIP)).size, onNode.length, 'an address handed out twice');
+    const after = (await fx.request('GET', '/api/v1/namespaces/default/pods/web-7')).json();
+    assert.equal(after.status.podIP, before.status.podIP);
+    assert.equal(after.metadata.resourceVersion, before.metadata.resourceVersion, 'a Running pod was started again');
+    assert.match(late.status.podIP, /^10\.128\.7\./);
   });
 
   it('keeps renewing Leases after the API server was away', async () => {

@@ -178,11 +178,19 @@ export class NodeStatusManager {
   }
 }
 
-/** JSON with object keys sorted, so two documents compare by content whatever their key order. */
+/** True for what Go's omitempty leaves out of JSON: null, an empty list or an empty object. */
+function omitted(x: unknown): boolean {
+  return x === undefined || x === null || (Array.isArray(x) && x.length === 0) || (typeof x === 'object' && !Array.isArray(x) && Object.keys(x as object).length === 0);
+}
+
+/**
+ * JSON with object keys sorted and omitempty's empties left out, so two documents compare by
+ * content whatever their key order and whether the server wrote an empty field back.
+ */
 export function canonicalJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
   if (v && typeof v === 'object') {
-    const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => !omitted(x)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonicalJson(x)}`).join(',')}}`;
   }
   return JSON.stringify(v);

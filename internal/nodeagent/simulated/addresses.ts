@@ -32,6 +32,18 @@ export class PodIPPool {
     return host === undefined ? undefined : `${this.prefix}.${host}`;
   }
 
+  /** Marks an address as taken (a pod found Running when the simulation starts again). */
+  reserve(ip: string): void {
+    const host = Number(ip.slice(this.prefix.length + 1));
+    if (!ip.startsWith(`${this.prefix}.`) || host < 2 || host > 254) return;
+    const i = this.free.indexOf(host);
+    if (i >= 0) this.free.splice(i, 1);
+    while (this.next <= host) {
+      if (this.next !== host) this.free.push(this.next);
+      this.next++;
+    }
+  }
+
   /** Gives an address back. */
   release(ip: string): void {
     const host = Number(ip.slice(this.prefix.length + 1));

@@ -40,5 +40,7 @@ default:
     assert.equal(pool.take(), '10.128.5.3');
     pool.release(a!);
     assert.equal(pool.take(), '10.128.5.2');
+    pool.reserve('10.128.5.6');
+    assert.deepEqual([pool.take(), pool.take(), pool.take()].sort(), ['10.128.5.4', '10.128.5.5', '10.128.5.7']);
   });
 });

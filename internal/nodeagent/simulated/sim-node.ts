@@ -129,6 +129,14 @@ export class SimulatedNode {
     if (known || phase === 'Succeeded' || phase === 'Failed') return;
     const t: TrackedPod = { pod, behaviour: behaviourOf(this.deps.rules, pod), finished: false, deleting: false };
     this.pods.set(uid, t);
+    if (phase === 'Running' && pod.status?.podIP) {
+      // Running since an earlier run of the simulation: adopt it as it is, without a new address.
+      this.ipPool.reserve(pod.status.podIP);
+      const started = Date.parse(pod.status.startTime ?? '') || Date.now();
+      t.state = { podIP: pod.status.podIP, hostIP: this.hostIP, startedMs: started, runningSinceMs: Date.now(), restartCount: pod.status.containerStatuses?.[0]?.restartCount ?? 0 };
+      this.scheduleExit(t);
+      return;
+    }
     this.schedule(t, t.behaviour.startDelayMs, () => this.start(t));
   }
 
