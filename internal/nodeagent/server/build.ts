@@ -6,7 +6,7 @@
  * (healthzBindAddress:healthzPort, plain /healthz; 0 turns it off). Also starts the container log
  * rotation (containerLogMaxSize/containerLogMaxFiles), since the logs it serves are the ones it rotates.
  */
-import http, { ServerResponse, type IncomingMessage } from 'node:http';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
 import { readFile } from 'node:fs/promises';
@@ -19,6 +19,7 @@ import { writeText } from './respond.js';
 import { loadOrGenerateServingPair } from './serving-cert.js';
 import { bootstrapServingCertificate } from './serving-csr.js';
 import { tlsServingOptions } from './tls-options.js';
+import { upgradeResponse } from '../../server/serving/upgrade-response.js';
 
 /** The running servers, with the ports they bound (0 when a server is off). */
 export interface KubeletServers extends Stoppable {
@@ -49,14 +50,7 @@ function close(server: http.Server): Promise<void> {
 
 /** Serves upgrade requests (exec, attach, portForward over SPDY or WebSocket) on a response bound to their socket. */
 function handleUpgrades(server: http.Server, handler: (req: IncomingMessage, res: ServerResponse) => void): void {
-  server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
-    if (head.length > 0) socket.unshift(head);
-    const res = new ServerResponse(req);
-    res.assignSocket(socket);
-    res.shouldKeepAlive = false;
-    res.on('finish', () => socket.end());
-    handler(req, res);
-  });
+  server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => handler(req, upgradeResponse(req, socket, head)));
 }
 
 /** Starts the node agent's servers. deps.logDir is /logs/'s directory (default /var/log). */
