@@ -15,6 +15,7 @@ import { startLogRotation } from '../logs/rotation.js';
 import { createAuthenticator } from './authn.js';
 import { createAuthorizer, requestAttributes } from './authz.js';
 import { serveAll, serveReadOnly, type EndpointDeps } from './handlers.js';
+import { createKubeletServerMetrics } from './metrics.js';
 import { writeText } from './respond.js';
 import { loadOrGenerateServingPair } from './serving-cert.js';
 import { bootstrapServingCertificate } from './serving-csr.js';
@@ -56,7 +57,8 @@ function handleUpgrades(server: http.Server, handler: (req: IncomingMessage, res
 /** Starts the node agent's servers. deps.logDir is /logs/'s directory (default /var/log). */
 export async function startKubeletServers(ctx: AgentContext, deps: { pods: PodSyncHandler; summary: SummaryProvider; streaming: StreamingHandlers; logDir?: string }): Promise<KubeletServers> {
   const config = ctx.config;
-  const endpoints: EndpointDeps = { pods: deps.pods, summary: deps.summary, streaming: deps.streaming, logDir: deps.logDir ?? '/var/log', ...(ctx.cri ? { cri: ctx.cri } : {}) };
+  const metrics = createKubeletServerMetrics();
+  const endpoints: EndpointDeps = { pods: deps.pods, summary: deps.summary, streaming: deps.streaming, logDir: deps.logDir ?? '/var/log', metrics, ...(ctx.cri ? { cri: ctx.cri } : {}) };
   const authn = createAuthenticator(config.authentication, ctx.client);
   const authz = createAuthorizer(config.authorization, ctx.client);
   const fail = (res: ServerResponse, err: unknown): void => {
@@ -66,6 +68,7 @@ export async function startKubeletServers(ctx: AgentContext, deps: { pods: PodSy
   };
 
   const secureHandler = (req: IncomingMessage, res: ServerResponse): void => {
+    metrics.observe(req, res, 'readwrite');
     void (async () => {
       const url = new URL(req.url ?? '/', 'https://kubelet');
       const who = await authn.authenticate(req);
@@ -106,6 +109,7 @@ export async function startKubeletServers(ctx: AgentContext, deps: { pods: PodSy
     let readOnlyPort = 0;
     if (config.readOnlyPort > 0) {
       const readOnly = http.createServer((req, res) => {
+        metrics.observe(req, res, 'readonly');
         void (async () => {
           const url = new URL(req.url ?? '/', 'http://kubelet');
           if (!(await serveReadOnly(req, res, url, endpoints))) writeText(res, 404, '404 page not found\n');
