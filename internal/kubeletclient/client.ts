@@ -13,6 +13,7 @@ import { StatusError } from '../apierrors/status-error.js';
 import type { RestStorage } from '../registry/interface.js';
 import { internalContext } from '../request/context.js';
 import type { KubeletClientOptions } from '../server/options/kubelet-client.js';
+import { joinHostPort } from '../proxy/scheme-name-port.js';
 import type { KubeletClient, KubeletTarget } from './interface.js';
 
 /** A Node's address as Go's %v prints a []NodeAddress ("[{InternalIP 10.0.0.1}]"). */
@@ -32,11 +33,6 @@ export function preferredNodeAddress(node: KubeObject, preferred: readonly strin
   throw new StatusError(500, '', `no preferred addresses found; known addresses: ${formatAddresses(addresses)}`);
 }
 
-/** host:port with IPv6 literals bracketed. */
-export function joinHostPort(host: string, port: number | string): string {
-  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
-}
-
 /** Builds the client; nodes returns the nodes storage when a request arrives. */
 export function createKubeletClient(options: KubeletClientOptions, nodes: () => RestStorage | undefined): KubeletClient {
   const identity = options.clientCertificate && options.clientKey ? { cert: readFileSync(options.clientCertificate), key: readFileSync(options.clientKey) } : {};
@@ -45,14 +41,14 @@ export function createKubeletClient(options: KubeletClientOptions, nodes: () => 
   const insecureAgent = new Agent({ keepAlive: true, ...identity, rejectUnauthorized: false });
   return {
     async target(nodeName: string): Promise<KubeletTarget> {
-    const store = nodes();
-    if (!store?.get) throw newBadRequest('nodes are not served');
-    const node = await store.get(internalContext({ verb: 'get', resource: 'nodes', name: nodeName }), nodeName, { resourceVersion: '' });
-    const hostname = preferredNodeAddress(node, options.preferredAddressTypes);
-    const endpoints = ((node.status ?? {}) as { daemonEndpoints?: { kubeletEndpoint?: { Port?: number } } }).daemonEndpoints;
-    const reported = Number(endpoints?.kubeletEndpoint?.Port ?? 0);
-    const port = String(reported > 0 ? reported : options.port);
-    return { scheme: 'https', host: joinHostPort(hostname, port), agent, insecureAgent, timeoutMs: options.timeoutMs };
+      const store = nodes();
+      if (!store?.get) throw newBadRequest('nodes are not served');
+      const node = await store.get(internalContext({ verb: 'get', resource: 'nodes', name: nodeName }), nodeName, { resourceVersion: '' });
+      const hostname = preferredNodeAddress(node, options.preferredAddressTypes);
+      const endpoints = ((node.status ?? {}) as { daemonEndpoints?: { kubeletEndpoint?: { Port?: number } } }).daemonEndpoints;
+      const reported = Number(endpoints?.kubeletEndpoint?.Port ?? 0);
+      const port = String(reported > 0 ? reported : options.port);
+      return { scheme: 'https', host: joinHostPort(hostname, port), agent, insecureAgent, timeoutMs: options.timeoutMs };
     },
   };
 }

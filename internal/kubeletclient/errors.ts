@@ -1,16 +1,9 @@
 /** How kube's Go client renders the errors of reaching a kubelet, for the messages it returns. */
+import { describeDialError } from '../proxy/http-proxy.js';
 
-/** Go's text for a dial or TLS error of a request to host. */
+/** Go's text for a dial or TLS error of a request to host (dial errors as the proxies render them). */
 export function describeKubeletError(err: NodeJS.ErrnoException, host: string): string {
   switch (err.code) {
-    case 'ECONNREFUSED':
-      return `dial tcp ${host}: connect: connection refused`;
-    case 'ETIMEDOUT':
-      return `dial tcp ${host}: i/o timeout`;
-    case 'EHOSTUNREACH':
-      return `dial tcp ${host}: connect: no route to host`;
-    case 'ECONNRESET':
-      return 'read: connection reset by peer';
     case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
     case 'SELF_SIGNED_CERT_IN_CHAIN':
     case 'DEPTH_ZERO_SELF_SIGNED_CERT':
@@ -21,6 +14,6 @@ export function describeKubeletError(err: NodeJS.ErrnoException, host: string): 
     case 'ERR_TLS_CERT_ALTNAME_INVALID':
       return `tls: failed to verify certificate: x509: ${err.message}`;
     default:
-      return err.message;
+      return describeDialError(err, host);
   }
 }

@@ -59,7 +59,7 @@ export function rewriteLocation(location: string, backendHost: string, requestHo
 }
 
 /** A Go-like rendering of a dial error, as kube's message shows it. */
-function describeDialError(err: NodeJS.ErrnoException, host: string): string {
+export function describeDialError(err: NodeJS.ErrnoException, host: string): string {
   switch (err.code) {
     case 'ECONNREFUSED':
       return `dial tcp ${host}: connect: connection refused`;

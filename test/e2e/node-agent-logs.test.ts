@@ -10,8 +10,7 @@ import { before, describe, it } from 'node:test';
 import { kubectlStream, waitFor } from '../support/kubectl.js';
 import { busyboxPod, defaultServiceAccount, eventually, useNodeAgent, waitForPod } from '../support/node-agent.js';
 
-// kubeadm's order: the node's name (its Hostname address) does not resolve on a test machine.
-const fx = useNodeAgent({ tag: 'na-logs', serverFlags: ['--kubelet-preferred-address-types=InternalIP,Hostname'] });
+const fx = useNodeAgent({ tag: 'na-logs' });
 
 describe('node agent: kubectl logs', { timeout: 120_000 }, () => {
   before(async () => {

@@ -158,6 +158,8 @@ describe('kubelet server authentication and authorization', () => {
     const pods = await call('/pods', { token: tokens.bob });
     assert.equal(pods.status, 403);
     assert.equal(pods.text, 'Forbidden (user=bob, verb=get, resource=nodes, subresource=proxy)');
+    const metrics = await call('/metrics', { token: tokens.alice });
+    assert.equal(metrics.text, 'Forbidden (user=alice, verb=get, resource=nodes, subresource=metrics)');
     const stats = await call('/stats/summary', { token: tokens.alice });
     assert.equal(stats.status, 403);
     assert.equal(stats.text, 'Forbidden (user=alice, verb=get, resource=nodes, subresource=stats)');
@@ -241,6 +243,9 @@ describe('kubelet server endpoints', () => {
     assert.equal(JSON.parse((await plainGet(servers.readOnlyPort, '/pods')).text).items.length, 1);
     assert.deepEqual(await plainGet(servers.readOnlyPort, '/healthz'), { status: 200, text: 'ok' });
     assert.equal((await plainGet(servers.readOnlyPort, '/stats/summary')).status, 200);
+    const metrics = await plainGet(servers.readOnlyPort, '/metrics');
+    assert.match(metrics.text, /kubelet_http_requests_total\{method="GET",path="pods",server_type="readonly",long_running="false"\} 2/);
+    assert.match(metrics.text, /kubelet_http_requests_total\{method="GET",path="containerLogs",server_type="readwrite",long_running="false"\} \d+/);
     assert.equal((await plainGet(servers.readOnlyPort, '/containerLogs/default/web/app')).status, 404);
     assert.equal((await plainGet(servers.readOnlyPort, '/logs/')).status, 404);
   });

@@ -113,6 +113,8 @@ export function useNodeAgent(opts: NodeAgentFixtureOptions): NodeAgentFixture {
       '--enable-admission-plugins=NodeRestriction',
       ...serviceAccountFlags(await writeSigningKey('ec')),
       ...fx.pki.apiServerFlags,
+      // kubeadm's order: a node named by --hostname-override has a Hostname address no resolver knows.
+      '--kubelet-preferred-address-types=InternalIP,Hostname',
       ...(opts.serverFlags ?? []),
     ];
   });

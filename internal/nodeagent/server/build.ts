@@ -6,7 +6,7 @@
  * (healthzBindAddress:healthzPort, plain /healthz; 0 turns it off). Also starts the container log
  * rotation (containerLogMaxSize/containerLogMaxFiles), since the logs it serves are the ones it rotates.
  */
-import http, { ServerResponse, type IncomingMessage } from 'node:http';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
 import { readFile } from 'node:fs/promises';
@@ -15,10 +15,12 @@ import { startLogRotation } from '../logs/rotation.js';
 import { createAuthenticator } from './authn.js';
 import { createAuthorizer, requestAttributes } from './authz.js';
 import { serveAll, serveReadOnly, type EndpointDeps } from './handlers.js';
+import { createKubeletServerMetrics } from './metrics.js';
 import { writeText } from './respond.js';
 import { loadOrGenerateServingPair } from './serving-cert.js';
 import { bootstrapServingCertificate } from './serving-csr.js';
 import { tlsServingOptions } from './tls-options.js';
+import { upgradeResponse } from '../../server/serving/upgrade-response.js';
 
 /** The running servers, with the ports they bound (0 when a server is off). */
 export interface KubeletServers extends Stoppable {
@@ -49,20 +51,14 @@ function close(server: http.Server): Promise<void> {
 
 /** Serves upgrade requests (exec, attach, portForward over SPDY or WebSocket) on a response bound to their socket. */
 function handleUpgrades(server: http.Server, handler: (req: IncomingMessage, res: ServerResponse) => void): void {
-  server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
-    if (head.length > 0) socket.unshift(head);
-    const res = new ServerResponse(req);
-    res.assignSocket(socket);
-    res.shouldKeepAlive = false;
-    res.on('finish', () => socket.end());
-    handler(req, res);
-  });
+  server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => handler(req, upgradeResponse(req, socket, head)));
 }
 
 /** Starts the node agent's servers. deps.logDir is /logs/'s directory (default /var/log). */
 export async function startKubeletServers(ctx: AgentContext, deps: { pods: PodSyncHandler; summary: SummaryProvider; streaming: StreamingHandlers; logDir?: string }): Promise<KubeletServers> {
   const config = ctx.config;
-  const endpoints: EndpointDeps = { pods: deps.pods, summary: deps.summary, streaming: deps.streaming, logDir: deps.logDir ?? '/var/log', ...(ctx.cri ? { cri: ctx.cri } : {}) };
+  const metrics = createKubeletServerMetrics();
+  const endpoints: EndpointDeps = { pods: deps.pods, summary: deps.summary, streaming: deps.streaming, logDir: deps.logDir ?? '/var/log', metrics, ...(ctx.cri ? { cri: ctx.cri } : {}) };
   const authn = createAuthenticator(config.authentication, ctx.client);
   const authz = createAuthorizer(config.authorization, ctx.client);
   const fail = (res: ServerResponse, err: unknown): void => {
@@ -72,6 +68,7 @@ export async function startKubeletServers(ctx: AgentContext, deps: { pods: PodSy
   };
 
   const secureHandler = (req: IncomingMessage, res: ServerResponse): void => {
+    metrics.observe(req, res, 'readwrite');
     void (async () => {
       const url = new URL(req.url ?? '/', 'https://kubelet');
       const who = await authn.authenticate(req);
@@ -112,6 +109,7 @@ export async function startKubeletServers(ctx: AgentContext, deps: { pods: PodSy
     let readOnlyPort = 0;
     if (config.readOnlyPort > 0) {
       const readOnly = http.createServer((req, res) => {
+        metrics.observe(req, res, 'readonly');
         void (async () => {
           const url = new URL(req.url ?? '/', 'http://kubelet');
           if (!(await serveReadOnly(req, res, url, endpoints))) writeText(res, 404, '404 page not found\n');

@@ -1,6 +1,6 @@
 /**
  * The kubelet server's endpoints, by path, for the secure port (every endpoint) and the read-only
- * port (kubelet's default handlers only: /healthz, /pods, /stats). Authentication and authorization
+ * port (kubelet's default handlers only: /healthz, /pods, /stats, /metrics). Authentication and authorization
  * happen before these run (secure port only).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -9,6 +9,7 @@ import type { PodSyncHandler, StreamingHandlers, SummaryProvider } from '../inte
 import type { CriClient } from '../runtime/cri-client.js';
 import { serveContainerLogs } from './container-logs.js';
 import { serveNodeLogs } from './node-logs.js';
+import { serveMetrics, type KubeletServerMetrics } from './metrics.js';
 import { writeJson, writeText } from './respond.js';
 
 /** What the endpoints read. */
@@ -19,6 +20,8 @@ export interface EndpointDeps {
   readonly cri?: CriClient;
   /** The node log directory /logs/ serves (/var/log). */
   readonly logDir: string;
+  /** The server's own metrics (/metrics). */
+  readonly metrics: KubeletServerMetrics;
 }
 
 const healthChecks = ['ping', 'log', 'syncloop'];
@@ -73,6 +76,10 @@ export async function serveReadOnly(req: IncomingMessage, res: ServerResponse, u
   const path = url.pathname;
   if (isSubpath(path, '/healthz')) {
     serveHealthz(res, path, url);
+    return true;
+  }
+  if (path === '/metrics') {
+    await serveMetrics(res, deps.metrics.registry);
     return true;
   }
   if (path === '/pods' || path === '/pods/') {

@@ -15,6 +15,7 @@ import type { KlogLogger } from '../../observability/logging.js';
 import { goDefaultMaxStreams, type Http2Options } from '../options/http2.js';
 import type { ServingTls } from '../tls/serving-tls.js';
 import type { ClosableListener } from '../lifecycle/graceful-shutdown.js';
+import { upgradeResponse } from './upgrade-response.js';
 
 /** A request handler of the chain; HTTP/2 requests come typed as their HTTP/1 counterparts. */
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -90,14 +91,7 @@ export class SecureListener implements ClosableListener {
     // Upgrade requests (WebSocket, SPDY; HTTP/1.1 only) run through the same chain on a response
     // bound to their socket: the aggregator joins the socket to an extension server's after its
     // 101; anything else is answered as an ordinary request, and the connection closes after it.
-    this.server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
-      if (head.length > 0) socket.unshift(head);
-      const res = new ServerResponse(req);
-      res.assignSocket(socket);
-      res.shouldKeepAlive = false;
-      res.on('finish', () => socket.end());
-      handler(req, res);
-    });
+    this.server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => handler(req, upgradeResponse(req, socket, head)));
   }
 
   /** Listens on host:port (0: any free port); resolves with the port bound. */
