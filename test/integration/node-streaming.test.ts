@@ -69,6 +69,17 @@ test('WebSocket v4 (no v5 offered): joined to containerd, which speaks it', asyn
   assert.deepEqual(JSON.parse(session.channels[3] ?? '{}').details.causes, [{ reason: 'ExitCode', message: '4' }]);
 });
 
+test('WebSocket v5: bulk data both ways (past SPDY\'s 64 KiB initial window)', async () => {
+  const big = await wsSession(`/exec/default/web/main?${execQuery(['sh', '-c', "head -c 500000 /dev/zero | tr '\\0' a"], { output: true })}`, ['v5.channel.k8s.io'], () => undefined);
+  assert.equal(big.channels[1]?.length, 500000);
+  assert.ok(/^a+$/.test(big.channels[1] ?? ''));
+  const counted = await wsSession(`/exec/default/web/main?${execQuery(['wc', '-c'], { input: true, output: true })}`, ['v5.channel.k8s.io'], (ws) => {
+    for (let i = 0; i < 10; i++) ws.send(Buffer.concat([Buffer.from([0]), Buffer.alloc(30000, 98)]));
+    ws.send(Buffer.from([255, 0]));
+  });
+  assert.equal(counted.channels[1]?.trim(), '300000');
+});
+
 test('WebSocket v5 with a TTY: the resize channel sets the terminal size', async () => {
   const session = await wsSession(`/exec/default/web/main?${execQuery(['sh', '-c', 'sleep 0.5; stty size'], { input: true, output: true, tty: true })}`, ['v5.channel.k8s.io'], (ws) => {
     ws.send(Buffer.concat([Buffer.from([4]), Buffer.from(JSON.stringify({ Width: 123, Height: 45 }))]));
@@ -86,7 +97,7 @@ test('SPDY: joined to containerd byte for byte (the negotiated protocol, streams
     req.end();
   });
   assert.equal(protocol, 'v4.channel.k8s.io');
-  const conn = new SpdyConnection(socket, { client: true, enforcePeerWindow: false });
+  const conn = new SpdyConnection(socket, { client: true, flowControl: false });
   const read = async (type: string): Promise<string> => {
     const s = await conn.openStream({ streamtype: [type] });
     s.end();

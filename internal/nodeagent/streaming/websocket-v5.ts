@@ -49,7 +49,7 @@ export async function translateWebSocketV5(req: IncomingMessage, res: ServerResp
     res.end(body);
     return;
   }
-  const conn = new SpdyConnection(answer.socket, { client: true, enforcePeerWindow: false });
+  const conn = new SpdyConnection(answer.socket, { client: true, flowControl: false });
   if (answer.head.length > 0) answer.socket.unshift(answer.head);
   conn.on('error', () => conn.destroy());
   let streams: Awaited<ReturnType<typeof openStreams>>;

@@ -4,9 +4,10 @@
  * spdystream (containerd's and kubelet's) drops DATA on a stream it has not answered; incoming
  * SYN_STREAMs become 'stream' events. PINGs are answered, GOAWAY stops new streams, SETTINGS
  * INITIAL_WINDOW_SIZE resizes stream windows, and receive windows (per stream and for the session)
- * are reopened with WINDOW_UPDATE as data is taken. Send windows are honoured when
- * enforcePeerWindow is set; Go's spdystream never sends WINDOW_UPDATE (nor checks windows), so a
- * peer like containerd needs it off or writes would stall after 64 KiB.
+ * are reopened with WINDOW_UPDATE as data is taken, and send windows honoured, when flowControl is
+ * on. Go's spdystream (containerd's streaming server) has no flow control: it never sends
+ * WINDOW_UPDATE, so writes would stall after 64 KiB, and it drops the connection on a session-level
+ * one, so towards it flowControl must be off.
  */
 import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
@@ -18,8 +19,8 @@ import { SpdyStream, type StreamOwner } from './stream.js';
 export interface SpdyConnectionOptions {
   /** The side that opened the HTTP upgrade (odd stream and ping ids). */
   readonly client: boolean;
-  /** Stall writes when the peer's window is exhausted (SPDY/3.1 flow control). Default true. */
-  readonly enforcePeerWindow?: boolean;
+  /** SPDY/3.1 flow control: honour the peer's windows and send WINDOW_UPDATE for ours. Default true. */
+  readonly flowControl?: boolean;
   /** Largest DATA frame sent (default 32 KiB). */
   readonly maxFrameSize?: number;
 }
@@ -49,14 +50,19 @@ export class SpdyConnection extends EventEmitter implements StreamOwner {
     super();
     this.nextStreamId = options.client ? 1 : 2;
     this.nextPingId = options.client ? 1 : 2;
-    this.enforce = options.enforcePeerWindow ?? true;
+    this.enforce = options.flowControl ?? true;
     this.maxFrame = options.maxFrameSize ?? 32 * 1024;
     socket.on('data', (chunk: Buffer) => this.onBytes(chunk));
-    socket.on('close', () => this.teardown());
-    socket.on('end', () => this.teardown());
+    // Frames already read are still being handled (header blocks decompress asynchronously):
+    // the end of the connection queues behind them, or the last DATA frames would be lost.
+    const end = (): void => {
+      this.inbound = this.inbound.then(() => this.teardown());
+    };
+    socket.on('close', end);
+    socket.on('end', end);
     socket.on('error', (err: Error) => {
       this.emit('error', err);
-      this.teardown();
+      end();
     });
   }
 
@@ -141,6 +147,7 @@ export class SpdyConnection extends EventEmitter implements StreamOwner {
   }
 
   consumed(stream: SpdyStream, bytes: number): void {
+    if (!this.enforce) return;
     // Reopen windows once half is used, as most SPDY peers do, rather than frame by frame.
     if (this.initialReceiveWindow - stream.receiveWindow >= this.initialReceiveWindow / 2 && !stream.remoteFinished) {
       const delta = this.initialReceiveWindow - stream.receiveWindow;
@@ -285,8 +292,11 @@ export class SpdyConnection extends EventEmitter implements StreamOwner {
     for (const w of this.replyWaiters.values()) w.reject(new Error('SPDY connection closed'));
     this.replyWaiters.clear();
     for (const s of this.streams.values()) {
+      // What the peer sent stays readable; the stream goes once its reader has taken it all.
       s.remoteFinish();
-      s.destroy();
+      s.wakeWindowWaiters();
+      if (s.readableEnded) s.destroy();
+      else s.once('end', () => s.destroy());
     }
     this.streams.clear();
     this.compressor.close();

@@ -37,6 +37,10 @@ export class SpdyStream extends Duplex {
     initialReceiveWindow: number,
   ) {
     super({ allowHalfOpen: true });
+    // A write after the connection or the stream went fails the write and destroys the stream
+    // (readers see 'close', wasReset tells a reset); the connection reports its own failure once,
+    // so a stream error must not take the process down when nobody listens for it.
+    this.on('error', () => undefined);
     this.sendWindow = initialSendWindow;
     this.receiveWindow = initialReceiveWindow;
   }
