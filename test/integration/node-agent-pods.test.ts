@@ -485,7 +485,8 @@ describe('pod workers over containerd', () => {
       const { items = [] } = await cri.runtime.ListPodSandbox({ filter: { label_selector: { 'io.kubernetes.pod.uid': staticPod.metadata.uid! } } });
       return items.length === 0;
     }, 15_000);
-    assert.ok(!workers.findPod(ns, `static-${nodeName}`));
+    // The sandbox goes before the worker forgets the pod (it finishes its removal after that).
+    await waitFor('the worker to forget the static pod', async () => !workers.findPod(ns, `static-${nodeName}`), 5000);
   });
 
   it('stops a deleted pod within its grace period and deletes it from the API server', async () => {
