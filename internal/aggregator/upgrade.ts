@@ -12,10 +12,15 @@ import { plainError } from './proxy.js';
 import { describeRequestError } from './request-errors.js';
 
 /** Joins req's connection to target's after a 101; resolves when the exchange is over. */
-export function proxyUpgrade(req: IncomingMessage, res: ServerResponse, target: string, opts: { agent: Agent; headers: OutgoingHttpHeaders; servername: string }, log: Logger): Promise<void> {
+export function proxyUpgrade(req: IncomingMessage, res: ServerResponse, target: string, opts: { agent: Agent; headers: OutgoingHttpHeaders; servername: string; timeoutMs?: number }, log: Logger): Promise<void> {
   const client: Duplex = req.socket;
   return new Promise<void>((resolve) => {
     const upstream = request(target, { method: req.method, agent: opts.agent, headers: opts.headers, servername: opts.servername });
+    // timeoutMs bounds the wait for the backend's answer (kube's dial timeout of the kubelet client).
+    const timer = opts.timeoutMs ? setTimeout(() => upstream.destroy(Object.assign(new Error('i/o timeout'), { code: 'ETIMEDOUT' })), opts.timeoutMs) : undefined;
+    const answered = (): void => clearTimeout(timer);
+    upstream.on('upgrade', answered);
+    upstream.on('response', answered);
     upstream.on('upgrade', (answer, backend, head) => {
       const lines = [`HTTP/1.1 ${answer.statusCode ?? 101} ${answer.statusMessage ?? 'Switching Protocols'}`];
       for (let i = 0; i < answer.rawHeaders.length; i += 2) lines.push(`${answer.rawHeaders[i]}: ${answer.rawHeaders[i + 1]}`);
@@ -50,6 +55,7 @@ export function proxyUpgrade(req: IncomingMessage, res: ServerResponse, target: 
       answer.on('end', () => resolve());
     });
     upstream.on('error', (err: NodeJS.ErrnoException) => {
+      answered();
       const message = describeRequestError(err, target);
       log.error(`Error while proxying request: ${message}`);
       plainError(res, 503, `error dialing backend: ${message}`);

@@ -67,7 +67,7 @@ export class PodStreamStorage implements RestStorage {
     const hostname = target.host.replace(/^\[/, '').replace(/\](:\d+)?$/, '').replace(/:\d+$/, '');
     return async (req, res) => {
       if (!isUpgrade(req)) throw newBadRequest('Upgrade request required');
-      await proxyUpgrade(req, res, url, { agent: target.agent, headers: upstreamHeaders(req, target.host), servername: isIP(hostname) ? '' : hostname }, this.log as Logger);
+      await proxyUpgrade(req, res, url, { agent: target.agent, headers: upstreamHeaders(req, target.host), servername: isIP(hostname) ? '' : hostname, timeoutMs: target.timeoutMs }, this.log as Logger);
     };
   }
 }
