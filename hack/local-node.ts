@@ -143,10 +143,14 @@ export async function writeNodeAgentFiles(setup: NodeAgentSetup): Promise<NodeAg
 
 /**
  * The V8 flags the node agent runs with here (`make run-node`, the tests, the bench), as a Go
- * kubelet is run with GOGC/GOMEMLIMIT: young-generation semi-spaces of 1 MB instead of V8's 16 MB.
- * The agent allocates little that lives, and a 32 MB nursery was a third of its resident memory.
+ * kubelet is run with GOGC/GOMEMLIMIT: young-generation semi-spaces of 1 MB instead of V8's 16 MB
+ * (the agent allocates little that lives, and a 32 MB nursery was a third of its resident memory),
+ * and V8's lite mode (no optimizing compilers, feedback allocated lazily): compiled code was the
+ * next largest part, and an agent's work is waiting on containerd and the API server, not running
+ * JavaScript (bench/README.md's node-agent row shows the CPU both ways). Simulated nodes, which do
+ * run JavaScript for a thousand nodes, are not started with these flags.
  */
-export const nodeAgentExecArgv: readonly string[] = ['--max-semi-space-size=1'];
+export const nodeAgentExecArgv: readonly string[] = ['--max-semi-space-size=1', '--lite-mode'];
 
 /** A node agent child process. */
 export interface NodeAgentProcess {

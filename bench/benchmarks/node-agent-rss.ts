@@ -5,7 +5,7 @@
  * as a child process (dist/cmd/nodeagent/main.js, system:node:<name>); 10 busybox pods bound to the
  * node by spec.nodeName. Once all 10 are Running, the agent's VmRSS from /proc/<pid>/status is
  * sampled every 500 ms for 10 s while it keeps them (status syncs, probes of none, lease renewals) and
- * the highest sample is the figure; the agent runs with nodeAgentExecArgv (1 MB semi-spaces) as
+ * the highest sample is the figure; the agent runs with nodeAgentExecArgv (V8's lite mode, 1 MB semi-spaces) as
  * `make run-node` runs it, and again with V8's defaults for a note. Baseline, in the same run: an idle Node.js process (the least any
  * agent on this runtime costs). Target: <= 80 MB (k3s's agent needs about 275 MB). Needs root.
  */
@@ -22,6 +22,7 @@ import { createCertificateAuthority, issueCertificate, type CertificateAuthority
 import { newClient, ServerFailure, type Client } from '../client.js';
 import { withServer, type BenchContext } from '../context.js';
 import { failedResult, result, type BenchResult, type Target } from '../results.js';
+import { processCpuMs } from '../server-cpu.js';
 import { ratio } from '../stats.js';
 
 const pods = 10;
@@ -81,6 +82,8 @@ interface Measurement {
   readonly idleRss: number;
   readonly samples: number[];
   readonly allRunningMs: number;
+  /** The agent's CPU (user + system) over the 10 s sampling window, in ms. */
+  readonly steadyCpuMs: number;
 }
 
 /**
@@ -124,12 +127,14 @@ async function measureAgent(
     const allRunningMs = performance.now() - started;
     ctx.log(`node-agent (${label}, ${execArgv.join(' ') || 'no V8 flags'}): ${pods} pods Running ${(allRunningMs / 1000).toFixed(1)} s after the agent started; sampling its RSS for 10 s`);
     const samples: number[] = [];
+    const cpuBefore = processCpuMs(running.pid);
     for (let i = 0; i < 20; i++) {
       samples.push((await memoryOf(running.pid)).rss);
       await sleep(500);
     }
+    const steadyCpuMs = processCpuMs(running.pid) - cpuBefore;
     const { hwm } = await memoryOf(running.pid);
-    return { rss: Math.max(...samples), hwm, idleRss: idle.rss, samples, allRunningMs };
+    return { rss: Math.max(...samples), hwm, idleRss: idle.rss, samples, allRunningMs, steadyCpuMs };
   } finally {
     await agent?.stop();
     await containerd?.stop();
@@ -177,7 +182,7 @@ export async function nodeAgentRssBenchmark(ctx: BenchContext): Promise<BenchRes
             target,
             figures: { execArgv: nodeAgentExecArgv, rssBytes: tuned.rss, samples: tuned.samples, peakVmHWMBytes: tuned.hwm, registeredIdleRssBytes: tuned.idleRss, idleNodeRssBytes: baseline, pods, allRunningMs: Math.round(tuned.allRunningMs), defaultV8Flags: plain },
             notes: [
-              `run with ${nodeAgentExecArgv.join(' ')} (as make run-node runs it); peak (VmHWM) ${mb(tuned.hwm)}; ${mb(tuned.idleRss)} once registered with no pods; all ${pods} Running ${(tuned.allRunningMs / 1000).toFixed(1)} s after start`,
+              `run with ${nodeAgentExecArgv.join(' ')} (as make run-node runs it); peak (VmHWM) ${mb(tuned.hwm)}; ${mb(tuned.idleRss)} once registered with no pods; all ${pods} Running ${(tuned.allRunningMs / 1000).toFixed(1)} s after start; ${(tuned.steadyCpuMs / 10).toFixed(1)}% of a core while keeping them (${(plain.steadyCpuMs / 10).toFixed(1)}% with V8's defaults)`,
               `with V8's default flags: ${mb(plain.rss)} max VmRSS (${mb(plain.idleRss)} with no pods)`,
             ],
           }),

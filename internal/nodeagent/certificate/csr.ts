@@ -4,13 +4,25 @@
  * after a digest of key, subject and usages (so a restart re-finds its own request), and the wait
  * for approval and the issued certificate, or the denial or failure with its reason and message.
  */
-import 'reflect-metadata';
 import { createHash, webcrypto } from 'node:crypto';
-import * as x509 from '@peculiar/x509';
 import type { KubeObject } from '../../../api/meta/types.js';
 import { ApiError, type ApiClient } from '../client/api-client.js';
 
-x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+let x509Lib: Promise<typeof import('@peculiar/x509')> | undefined;
+
+/**
+ * @peculiar/x509, loaded on first use: it (with its ASN.1 schemas) costs the node agent about
+ * 15 MB resident, and most agents never make a CSR (their certificates come from files).
+ */
+function loadX509(): Promise<typeof import('@peculiar/x509')> {
+  x509Lib ??= (async () => {
+    await import('reflect-metadata');
+    const x509 = await import('@peculiar/x509');
+    x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+    return x509;
+  })();
+  return x509Lib;
+}
 
 const algorithm = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 
@@ -45,6 +57,7 @@ export interface CertificateSubject {
 
 /** A PEM CERTIFICATE REQUEST for subject, signed with keyPem. */
 export async function createCsrPem(keyPem: string, subject: CertificateSubject): Promise<{ pem: string; publicKeyDer: Buffer }> {
+  const x509 = await loadX509();
   const keys = await keyPair(keyPem);
   const sans = [...(subject.dnsNames ?? []).map((value) => ({ type: 'dns' as const, value })), ...(subject.ips ?? []).map((value) => ({ type: 'ip' as const, value }))];
   const csr = await x509.Pkcs10CertificateRequestGenerator.create({
@@ -78,6 +91,11 @@ export interface RequestCertificateOptions {
   readonly signal?: AbortSignal;
   /** How long to wait for the certificate (kubelet: an hour). */
   readonly timeoutMs?: number;
+  /**
+   * Create the CSR with this metadata.generateName instead of the digested name (kubelet's serving
+   * certificate manager names none: "csr-"); such a request is never re-found after a restart.
+   */
+  readonly generateName?: string;
 }
 
 function condition(csr: KubeObject, type: string): Record<string, string> | undefined {
@@ -92,14 +110,14 @@ function condition(csr: KubeObject, type: string): Record<string, string> | unde
  */
 export async function requestCertificate(client: ApiClient, keyPem: string, subject: CertificateSubject, opts: RequestCertificateOptions): Promise<string> {
   const { pem, publicKeyDer } = await createCsrPem(keyPem, subject);
-  const name = csrName(publicKeyDer, subject, opts.usages);
+  let name = csrName(publicKeyDer, subject, opts.usages);
   const path = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
   let csr: KubeObject;
   try {
     csr = await client.create(path, {
       apiVersion: 'certificates.k8s.io/v1',
       kind: 'CertificateSigningRequest',
-      metadata: { name },
+      metadata: opts.generateName ? { generateName: opts.generateName } : { name },
       spec: {
         request: Buffer.from(pem).toString('base64'),
         signerName: opts.signerName,
@@ -107,8 +125,9 @@ export async function requestCertificate(client: ApiClient, keyPem: string, subj
         ...(opts.expirationSeconds ? { expirationSeconds: opts.expirationSeconds } : {}),
       },
     }, opts.signal ? { signal: opts.signal } : {});
+    name = csr.metadata.name ?? name;
   } catch (err) {
-    if (!(err instanceof ApiError && err.code === 409)) throw new Error(`cannot create certificate signing request: ${err instanceof ApiError ? err.message : (err as Error).message}`);
+    if (opts.generateName || !(err instanceof ApiError && err.code === 409)) throw new Error(`cannot create certificate signing request: ${err instanceof ApiError ? err.message : (err as Error).message}`);
     csr = await client.get(`${path}/${name}`, opts.signal ? { signal: opts.signal } : {});
     const spec = csr.spec as Record<string, unknown>;
     if (spec.request !== Buffer.from(pem).toString('base64')) throw new Error(`retrieved csr is not compatible: the request of ${name} differs`);

@@ -7,7 +7,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
-import { createCertificateAuthority, issueCertificate } from '../../server/pki.js';
 
 /** A PEM certificate chain and its key. */
 export interface ServingPair {
@@ -25,6 +24,8 @@ export async function loadOrGenerateServingPair(opts: { tlsCertFile?: string; tl
   const keyPath = join(opts.certDir, 'kubelet.key');
   const existing = await Promise.all([readFile(certPath, 'utf8'), readFile(keyPath, 'utf8')]).catch(() => undefined);
   if (existing) return { cert: existing[0], key: existing[1] };
+  // The PKI helpers (and @peculiar/x509) load only when a pair must be made: ~15 MB resident.
+  const { createCertificateAuthority, issueCertificate } = await import('../../server/pki.js');
   const stamp = Math.floor(Date.now() / 1000);
   const ca = await createCertificateAuthority(`${opts.hostName}-ca@${stamp}`, 365);
   const ip = isIP(opts.hostName) !== 0;

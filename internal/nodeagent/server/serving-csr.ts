@@ -5,15 +5,12 @@
  * Hostname/InternalDNS/ExternalDNS ones, IPs for the others), usages digital signature and server
  * auth; once approved and issued, the pair is written to <cert-dir>/kubelet-server-current.pem.
  */
-import 'reflect-metadata';
-import { webcrypto } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import * as x509 from '@peculiar/x509';
+import { generateKeyPem, requestCertificate } from '../certificate/csr.js';
 import type { AgentContext } from '../interface.js';
 import type { ServingPair } from './serving-cert.js';
 
-const algorithm = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 type Obj = Record<string, unknown>;
 
 const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
@@ -46,35 +43,16 @@ async function nodeAddresses(ctx: AgentContext, pollMs: number): Promise<{ dns: 
 /** Requests, waits for and stores the serving certificate; rejects when denied or failed. */
 export async function bootstrapServingCertificate(ctx: AgentContext, pollMs = 1000): Promise<ServingPair> {
   const names = await nodeAddresses(ctx, pollMs);
-  const keys = (await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
-  const csr = await x509.Pkcs10CertificateRequestGenerator.create({
-    name: `O=system:nodes, CN=system:node:${ctx.nodeName}`,
-    keys,
-    signingAlgorithm: algorithm,
-    extensions: [new x509.SubjectAlternativeNameExtension([...names.dns.map((value) => ({ type: 'dns' as const, value })), ...names.ips.map((value) => ({ type: 'ip' as const, value }))])],
-  });
-  const created = (await ctx.client.create('/apis/certificates.k8s.io/v1/certificatesigningrequests', {
-    apiVersion: 'certificates.k8s.io/v1',
-    kind: 'CertificateSigningRequest',
-    metadata: { generateName: 'csr-' },
-    spec: { request: Buffer.from(csr.toString('pem')).toString('base64'), signerName: 'kubernetes.io/kubelet-serving', usages: ['digital signature', 'server auth'] },
-  })) as Obj;
-  const name = String((created.metadata as Obj).name);
-  ctx.log.info(`Waiting for the serving certificate: CertificateSigningRequest ${name}`);
-  for (;;) {
-    if (ctx.signal.aborted) throw new Error('stopped while waiting for the serving certificate');
-    const csrObj = (await ctx.client.get(`/apis/certificates.k8s.io/v1/certificatesigningrequests/${name}`).catch(() => undefined)) as Obj | undefined;
-    const status = (csrObj?.status as Obj | undefined) ?? {};
-    const conditions = (status.conditions as Obj[] | undefined) ?? [];
-    if (conditions.some((c) => c.type === 'Denied')) throw new Error(`certificate request was denied`);
-    if (conditions.some((c) => c.type === 'Failed')) throw new Error(`certificate request failed`);
-    if (typeof status.certificate === 'string' && status.certificate !== '') {
-      const key = `-----BEGIN PRIVATE KEY-----\n${Buffer.from(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey)).toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '')}\n-----END PRIVATE KEY-----\n`;
-      const pair = { cert: Buffer.from(status.certificate, 'base64').toString('utf8'), key };
-      await mkdir(ctx.config.certDir, { recursive: true });
-      await writeFile(join(ctx.config.certDir, 'kubelet-server-current.pem'), pair.cert + pair.key, { mode: 0o600 });
-      return pair;
-    }
-    await sleep(pollMs, ctx.signal);
-  }
+  const key = await generateKeyPem();
+  ctx.log.info('Requesting the serving certificate (kubernetes.io/kubelet-serving)');
+  const cert = await requestCertificate(
+    ctx.client,
+    key,
+    { commonName: `system:node:${ctx.nodeName}`, organizations: ['system:nodes'], dnsNames: names.dns, ips: names.ips },
+    { signerName: 'kubernetes.io/kubelet-serving', usages: ['digital signature', 'server auth'], generateName: 'csr-', signal: ctx.signal },
+  );
+  const pair = { cert, key };
+  await mkdir(ctx.config.certDir, { recursive: true });
+  await writeFile(join(ctx.config.certDir, 'kubelet-server-current.pem'), pair.cert + pair.key, { mode: 0o600 });
+  return pair;
 }

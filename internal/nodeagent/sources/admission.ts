@@ -10,7 +10,7 @@
 import type { KubeObject } from '../../../api/meta/types.js';
 import { hostPortsConflict, podMatchesNode, untoleratedTaint } from './node-match.js';
 import { podRequests, quantityUnits } from './pod-requests.js';
-import { configSourceAnnotation } from './static-pod.js';
+import { configSourceAnnotation } from './config-annotations.js';
 
 /** The outcome of admitting one pod. */
 export interface AdmitResult {

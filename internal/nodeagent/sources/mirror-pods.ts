@@ -7,7 +7,7 @@
 import type { KubeObject } from '../../../api/meta/types.js';
 import { ApiError } from '../client/api-client.js';
 import type { AgentContext } from '../interface.js';
-import { configHashAnnotation, configMirrorAnnotation } from './static-pod.js';
+import { configHashAnnotation, configMirrorAnnotation } from './config-annotations.js';
 
 /** The hash a static pod is known by (its config.hash annotation). */
 export function podHash(pod: KubeObject): string {

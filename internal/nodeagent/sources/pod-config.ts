@@ -9,7 +9,7 @@
 import type { KubeObject } from '../../../api/meta/types.js';
 import type { EventRecorder, PodSourceName } from '../interface.js';
 import { podFullName } from './mirror-pods.js';
-import { canonicalJSON, configMirrorAnnotation, configSeenAnnotation, configSourceAnnotation, seenTimestamp } from './static-pod.js';
+import { canonicalJSON, configMirrorAnnotation, configSeenAnnotation, configSourceAnnotation, seenTimestamp } from './config-annotations.js';
 
 const localAnnotations = new Set([configSourceAnnotation, configMirrorAnnotation, configSeenAnnotation]);
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decodeManifest, InvalidManifestError, seenTimestamp, staticPodName, type StaticPodOrigin } from './static-pod.js';
+import { decodeManifest, InvalidManifestError, staticPodName, type StaticPodOrigin } from './static-pod.js';
+import { seenTimestamp } from './config-annotations.js';
 
 const manifest = `apiVersion: v1
 kind: Pod

@@ -12,15 +12,7 @@ import { nameIsDNSSubdomain, validateObjectMeta } from '../../registry/generic/o
 import { defaultPodObject } from '../../registry/core/pods/defaults.js';
 import { podStrategy } from '../../registry/core/pods/strategy.js';
 import { fieldErrorMessage } from '../../validation/field-error.js';
-
-/** Where kubelet got a pod: file, http or api. */
-export const configSourceAnnotation = 'kubernetes.io/config.source';
-/** A static pod's hash (its uid). */
-export const configHashAnnotation = 'kubernetes.io/config.hash';
-/** When kubelet first saw the pod (RFC 3339, nanoseconds). */
-export const configSeenAnnotation = 'kubernetes.io/config.seen';
-/** On a mirror pod: the hash of the static pod it mirrors. */
-export const configMirrorAnnotation = 'kubernetes.io/config.mirror';
+import { canonicalJSON, configHashAnnotation } from './config-annotations.js';
 
 /** Where a static pod came from: a manifest file (path) or the --manifest-url (url). */
 export interface StaticPodOrigin {
@@ -32,17 +24,6 @@ export interface StaticPodOrigin {
 
 /** A manifest that decoded as a pod (or pods) but could not be used: kubelet logs and skips it. */
 export class InvalidManifestError extends Error {}
-
-/** Serializes value with object keys sorted, so equal content hashes equally. */
-export function canonicalJSON(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJSON).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJSON(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
 
 /** The uid kubelet gives a static pod without one: md5 of the decoded pod, then its source. */
 export function staticPodUid(pod: KubeObject, origin: StaticPodOrigin): string {
@@ -123,9 +104,4 @@ export function decodeManifest(data: string, origin: StaticPodOrigin, allowList:
     return items.map((item) => decodePod({ ...item, apiVersion: 'v1', kind: 'Pod', metadata: item.metadata ?? {} } as unknown as KubeObject, origin));
   }
   throw new Error(`invalid pod: the manifest is ${String(obj.apiVersion ?? '')}/${String(obj.kind ?? '')}, not a v1 Pod${allowList ? ' or PodList' : ''}`);
-}
-
-/** kubelet's config.seen value: RFC 3339 with fractional seconds, trailing zeros dropped (Go's RFC3339Nano). */
-export function seenTimestamp(ms = Date.now()): string {
-  return new Date(ms).toISOString().replace(/\.?0+Z$/, 'Z');
 }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../../../api/meta/types.js';
 import { StatusError } from '../../../apierrors/status-error.js';
-import { decodeStreamOptions, kubeletQuery, resolveContainer, validateStreamOptions } from './stream-options.js';
+import { decodeStreamOptions, kubeletQuery, resolveContainer } from './stream-options.js';
 
 const q = (s: string): URLSearchParams => new URLSearchParams(s);
 
@@ -26,12 +26,6 @@ test("options decode as kube's parameter codec does and become the kubelet's que
   assert.deepEqual(pf, { kind: 'PodPortForwardOptions', apiVersion: 'v1', ports: [8080, 9090, 1] });
   assert.equal(kubeletQuery('portforward', pf).toString(), 'port=8080&port=9090&port=1');
   assert.match(message(() => decodeStreamOptions('portforward', q('ports=http'))), /parsing "http": invalid syntax/);
-});
-
-test('exec and attach need a stream; exec needs a command', () => {
-  assert.equal(message(() => validateStreamOptions('exec', decodeStreamOptions('exec', q('stdout=true')))), 'you must specify at least 1 command');
-  assert.equal(message(() => validateStreamOptions('attach', decodeStreamOptions('attach', q('tty=true')))), 'you must specify at least one of stdin, stdout, stderr');
-  assert.equal(message(() => validateStreamOptions('exec', decodeStreamOptions('exec', q('command=ls&stdin=true')))), 'no error');
 });
 
 test("container defaulting and kube's messages", () => {

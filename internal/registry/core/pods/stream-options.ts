@@ -42,15 +42,6 @@ export function decodeStreamOptions(kind: StreamKind, query: URLSearchParams): K
   return out as KubeObject;
 }
 
-/** kube's checks of the options before the kubelet is dialled. */
-export function validateStreamOptions(kind: StreamKind, options: KubeObject): void {
-  const o = asObject(options);
-  // Ports are the kubelet's to check (it answers 400 for one it cannot use).
-  if (kind === 'portforward') return;
-  if (kind === 'exec' && arrayAt(o, 'command').length === 0) throw newBadRequest('you must specify at least 1 command');
-  if (!o?.stdin && !o?.stdout && !o?.stderr) throw newBadRequest('you must specify at least one of stdin, stdout, stderr');
-}
-
 /** The kubelet's query for the options (kube's streamParams). */
 export function kubeletQuery(kind: StreamKind, options: KubeObject): URLSearchParams {
   const o = asObject(options);

@@ -17,7 +17,7 @@ import type { Logger } from '../../../observability/logging.js';
 import type { RequestContext } from '../../../request/context.js';
 import type { ConnectHandler, RestStorage } from '../../interface.js';
 import { asObject, stringAt } from '../shared/json-value.js';
-import { decodeStreamOptions, kubeletQuery, resolveContainer, validateStreamOptions, type StreamKind } from './stream-options.js';
+import { decodeStreamOptions, kubeletQuery, resolveContainer, type StreamKind } from './stream-options.js';
 
 /** Request headers that stay here: the caller's credentials and hop-by-hop ones the proxy sets itself. */
 const dropped = new Set(['host', 'authorization', 'proxy-authorization', 'content-length', 'transfer-encoding', 'keep-alive']);
@@ -51,7 +51,6 @@ export class PodStreamStorage implements RestStorage {
   }
 
   async connect(ctx: RequestContext, name: string, options: KubeObject): Promise<ConnectHandler> {
-    validateStreamOptions(this.kind, options);
     const pod = await (this.pods.get as NonNullable<RestStorage['get']>).call(this.pods, ctx, name, { resourceVersion: '' });
     const container = this.kind === 'portforward' ? '' : resolveContainer(pod, stringAt(asObject(options), 'container'));
     const nodeName = stringAt(asObject(pod.spec), 'nodeName');
