@@ -199,7 +199,13 @@ describe('CRD controllers', () => {
         await new Promise((r) => setTimeout(r, 50));
       }
     }
-    const held = (await fx.request('GET', `${path('kube-public')}/held`)).json();
+    // The deletion goes through the instances one by one: the held one may be marked just after c is gone.
+    const heldDeadline = Date.now() + 5000;
+    let held = (await fx.request('GET', `${path('kube-public')}/held`)).json();
+    while (!held.metadata.deletionTimestamp && Date.now() < heldDeadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      held = (await fx.request('GET', `${path('kube-public')}/held`)).json();
+    }
     assert.ok(held.metadata.deletionTimestamp, 'the held instance is being deleted');
     const crd = (await fx.request('GET', `${crds}/items.${group}`)).json();
     assert.deepEqual(summary(condition(crd, 'Terminating')), { status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' });
