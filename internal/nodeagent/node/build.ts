@@ -12,7 +12,7 @@ import { ImageGC } from './image-gc.js';
 import { NodeLease } from './lease.js';
 import { sleep } from './time.js';
 import { filesystemInfo, internalIPs, readMachineInfo } from './machine-info.js';
-import { nodeLabelsError } from './node-labels.js';
+import { nodeLabelsError } from '../options/node-labels.js';
 import { topImages, type NodeImage } from './node-object.js';
 import { RuntimeHealth } from './runtime-health.js';
 import { NodeStatusManager } from './status-manager.js';

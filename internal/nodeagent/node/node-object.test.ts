@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultNodeAgentConfig } from '../options/defaults.js';
-import { nodeLabelsError } from './node-labels.js';
+import { nodeLabelsError } from '../options/node-labels.js';
 import { nodeResources, podsCapacity, reconcileExistingNode, topImages } from './node-object.js';
 
 const machine = { cores: 2, memoryBytes: 8 * 1024 ** 3, machineID: '', systemUUID: '', bootID: '', kernelVersion: '', osImage: '', operatingSystem: 'linux', architecture: 'amd64' };

@@ -3,36 +3,9 @@
  * node-restriction.kubernetes.io/ (or a subdomain of it), and of the kubernetes.io and k8s.io
  * namespaces only the labels the kubelet itself sets (kubelet's IsKubeletLabel).
  */
+import { inDomain, isKubeletLabel, isKubernetesLabel, labelNamespace } from '../../../registry/core/shared/kubelet-labels.js';
 
-const kubeletLabels = new Set([
-  'kubernetes.io/hostname',
-  'topology.kubernetes.io/zone',
-  'topology.kubernetes.io/region',
-  'failure-domain.beta.kubernetes.io/zone',
-  'failure-domain.beta.kubernetes.io/region',
-  'beta.kubernetes.io/instance-type',
-  'node.kubernetes.io/instance-type',
-  'kubernetes.io/os',
-  'kubernetes.io/arch',
-  'beta.kubernetes.io/os',
-  'beta.kubernetes.io/arch',
-]);
-const kubeletLabelNamespaces = ['kubelet.kubernetes.io', 'node.kubernetes.io'];
 const nodeRestrictionNamespace = 'node-restriction.kubernetes.io';
-
-function labelNamespace(key: string): string {
-  const i = key.indexOf('/');
-  return i < 0 ? '' : key.slice(0, i);
-}
-
-const inDomain = (ns: string, domain: string): boolean => ns === domain || ns.endsWith(`.${domain}`);
-
-/** Whether the kubelet sets this label itself. */
-export function isKubeletLabel(key: string): boolean {
-  if (kubeletLabels.has(key)) return true;
-  const ns = labelNamespace(key);
-  return kubeletLabelNamespaces.some((d) => inDomain(ns, d));
-}
 
 /** The keys whose value differs between a and b (added, removed or changed). */
 export function modifiedLabels(a: Readonly<Record<string, string>> | undefined, b: Readonly<Record<string, string>> | undefined): Set<string> {
@@ -48,10 +21,8 @@ export function modifiedLabels(a: Readonly<Record<string, string>> | undefined, 
 export function forbiddenLabels(modified: ReadonlySet<string>): string[] {
   const out: string[] = [];
   for (const key of modified) {
-    const ns = labelNamespace(key);
-    const restricted = inDomain(ns, nodeRestrictionNamespace);
-    const kube = inDomain(ns, 'kubernetes.io') || inDomain(ns, 'k8s.io');
-    if (restricted || (kube && !isKubeletLabel(key))) out.push(key);
+    const restricted = inDomain(labelNamespace(key), nodeRestrictionNamespace);
+    if (restricted || (isKubernetesLabel(key) && !isKubeletLabel(key))) out.push(key);
   }
   return out.sort();
 }
