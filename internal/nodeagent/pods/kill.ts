@@ -12,6 +12,7 @@ import { sandboxIPs } from './runtime-view.js';
 import type { PodState, WorkerDeps } from './worker-deps.js';
 import type { Container, Pod } from './types.js';
 import { isSidecar } from './types.js';
+import { containerFieldPath } from '../events/field-path.js';
 
 /** kubelet's minimumGracePeriodInSeconds. */
 export const minimumGraceSeconds = 2;
@@ -24,12 +25,12 @@ export function podGraceSeconds(pod: Pod): number {
 /** Stops one running container; message is the Killing event's text. */
 export async function killContainer(deps: WorkerDeps, state: PodState, pod: Pod, c: Container | undefined, inst: ContainerInstance, graceSeconds: number, message?: string, podIP?: string): Promise<void> {
   const name = c?.name ?? inst.status.metadata?.name ?? '';
-  deps.ctx.events.event(pod, 'Normal', 'Killing', message ?? `Stopping container ${name}`);
+  deps.ctx.events.event(pod, 'Normal', 'Killing', message ?? `Stopping container ${name}`, containerFieldPath(pod, name));
   const started = Date.now();
   let grace = graceSeconds;
   if (c?.lifecycle?.preStop && inst.status.state === 'CONTAINER_RUNNING') {
     const failure = await runHandler(deps.cri, c.lifecycle.preStop, c, inst.id, podIP, grace * 1000);
-    if (failure) deps.ctx.events.event(pod, 'Warning', 'FailedPreStopHook', failure);
+    if (failure) deps.ctx.events.event(pod, 'Warning', 'FailedPreStopHook', failure, containerFieldPath(pod, name));
     grace -= Math.floor((Date.now() - started) / 1000);
   }
   grace = Math.max(grace, minimumGraceSeconds);

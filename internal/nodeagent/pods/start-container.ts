@@ -15,6 +15,7 @@ import { serviceEnv } from './service-env.js';
 import type { DataMap } from './config-objects.js';
 import type { PodState, WorkerDeps } from './worker-deps.js';
 import type { Container, Pod } from './types.js';
+import { containerFieldPath } from '../events/field-path.js';
 
 /** Everything a start needs that the sync computed. */
 export interface StartInputs {
@@ -38,7 +39,7 @@ async function pullSecrets(deps: WorkerDeps, pod: Pod): Promise<DataMap[]> {
 
 /** Starts c with restartCount; resolves true when it started (state.waiting is set otherwise). */
 export async function startContainer(deps: WorkerDeps, state: PodState, pod: Pod, c: Container, restartCount: number, inp: StartInputs): Promise<boolean> {
-  const event = (type: 'Normal' | 'Warning', reason: string, message: string): void => deps.ctx.events.event(pod, type, reason, message);
+  const event = (type: 'Normal' | 'Warning', reason: string, message: string): void => deps.ctx.events.event(pod, type, reason, message, containerFieldPath(pod, c.name));
   let imageRef: string;
   try {
     const creds = credentialsFor(c.image ?? '', await pullSecrets(deps, pod));

@@ -21,6 +21,7 @@ import { podHostname, sandboxConfig } from './sandbox-config.js';
 import { startContainer, type StartInputs } from './start-container.js';
 import { formatPod, isSidecar, type Container, type Pod } from './types.js';
 import type { PodState, WorkerDeps } from './worker-deps.js';
+import { containerFieldPath } from '../events/field-path.js';
 
 /** What the sync decided about the pod as a whole. */
 export interface SyncOutcome {
@@ -48,7 +49,7 @@ async function restart(deps: WorkerDeps, state: PodState, pod: Pod, c: Container
   const key = crashKey(pod, c);
   const finishedMs = nsToMs(latest.status.finished_at) || Date.now();
   if (deps.crashBackoff.isInBackOffSince(key, finishedMs)) {
-    deps.ctx.events.event(pod, 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${formatPod(pod)}`);
+    deps.ctx.events.event(pod, 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${formatPod(pod)}`, containerFieldPath(pod, c.name));
     state.waiting.set(c.name, { reason: 'CrashLoopBackOff', message: `back-off ${goDuration(deps.crashBackoff.get(key))} restarting failed container=${c.name} pod=${formatPod(pod)}` });
     wakeAt(state, (deps.crashBackoff.until(key, finishedMs) ?? Date.now()) + 50);
     return false;

@@ -13,6 +13,7 @@ import type { EventRecorder } from '../interface.js';
 import type { CriClient } from '../runtime/cri-client.js';
 import { probeTypeName, type ProbeOutcome, type ProbeType } from './interface.js';
 import { runProbe } from './run-probe.js';
+import { containerFieldPath } from '../events/field-path.js';
 
 type Json = Record<string, any>;
 
@@ -96,14 +97,15 @@ export class ProbeWorker {
     for (let i = 1; i < maxProbeRetries && outcome.error; i++) outcome = await runProbe(this.spec, target, this.deps.cri);
     if (this.stopped || containerId !== this.instance.containerId) return !this.stopped;
     const name = probeTypeName(this.type);
+    const fieldPath = containerFieldPath(pod, String(container.name ?? ''));
     if (outcome.error || outcome.result === 'unknown') {
-      this.deps.events.event(pod, 'Warning', 'Unhealthy', `${name} probe errored and resulted in unknown state: ${outcome.error?.message ?? ''}`);
+      this.deps.events.event(pod, 'Warning', 'Unhealthy', `${name} probe errored and resulted in unknown state: ${outcome.error?.message ?? ''}`, fieldPath);
       // kubelet throws a probe error away; an unknown result without one counts as a failure.
       if (outcome.error) return true;
     } else if (outcome.result === 'failure') {
-      this.deps.events.event(pod, 'Warning', 'Unhealthy', `${name} probe failed: ${outcome.output}`);
+      this.deps.events.event(pod, 'Warning', 'Unhealthy', `${name} probe failed: ${outcome.output}`, fieldPath);
     } else if (outcome.result === 'warning') {
-      this.deps.events.event(pod, 'Warning', 'ProbeWarning', `${name} probe warning: ${outcome.output}`);
+      this.deps.events.event(pod, 'Warning', 'ProbeWarning', `${name} probe warning: ${outcome.output}`, fieldPath);
     }
     const success = outcome.result === 'success' || outcome.result === 'warning';
     if (this.lastResult === success) this.resultRun++;
