@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { useServer } from '../support/server.js';
+import { useServer, type TestResponse } from '../support/server.js';
 
 const crds = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const fx = useServer();
@@ -100,27 +100,32 @@ describe('CustomResourceDefinition validation', () => {
     });
     const created = await fx.request('POST', crds, { body });
     assert.equal(created.status, 201, created.text);
-    // The CRD controllers write its status meanwhile: every update starts from a fresh read.
-    const fresh = async (): Promise<any> => (await fx.request('GET', `${crds}/${created.json().metadata.name}`)).json();
-    let live = await fresh();
-    const moved = { ...live, spec: { ...live.spec, group: 'other.example.com', names: { ...live.spec.names, plural: 'gammaz' } } };
-    const res = await fx.request('PUT', `${crds}/${live.metadata.name}`, { body: moved });
+    // The CRD controllers write its status meanwhile: every update starts from a fresh read, and
+    // one that lost the race to a status write (409) is made again from a new read.
+    const name = created.json().metadata.name;
+    const putFresh = async (change: (live: any) => any): Promise<TestResponse> => {
+      for (let i = 0; ; i++) {
+        const live = structuredClone((await fx.request('GET', `${crds}/${name}`)).json());
+        const res = await fx.request('PUT', `${crds}/${name}`, { body: change(live) });
+        if (res.status !== 409 || i >= 10) return res;
+      }
+    };
+    const res = await putFresh((live) => ({ ...live, spec: { ...live.spec, group: 'other.example.com', names: { ...live.spec.names, plural: 'gammaz' } } }));
     assert.equal(res.status, 422, res.text);
     assert.deepEqual(
       res.json().details.causes.map((c: any) => `${c.field}: ${c.message}`),
       ['spec.group: Invalid value: "other.example.com": field is immutable', 'spec.names.plural: Invalid value: "gammaz": field is immutable'],
     );
-    live = await fresh();
-    const renamed = { ...live, spec: { ...live.spec, versions: [{ ...live.spec.versions[0], name: 'v2' }] } };
-    const dropped = await fx.request('PUT', `${crds}/${live.metadata.name}`, { body: renamed });
+    const dropped = await putFresh((live) => ({ ...live, spec: { ...live.spec, versions: [{ ...live.spec.versions[0], name: 'v2' }] } }));
     assert.equal(dropped.status, 422, dropped.text);
     assert.deepEqual(
       dropped.json().details.causes.map((c: any) => c.field),
       ['status.storedVersions[0]'],
     );
-    const grown = structuredClone(await fresh());
-    grown.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.extra = { type: 'boolean' };
-    const updated = await fx.request('PUT', `${crds}/${live.metadata.name}`, { body: grown });
+    const updated = await putFresh((grown) => {
+      grown.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.extra = { type: 'boolean' };
+      return grown;
+    });
     assert.equal(updated.status, 200, updated.text);
   });
 
