@@ -252,8 +252,16 @@ describe('CRD controllers', () => {
         }
         return out;
       };
-      await new Promise((r) => setTimeout(r, 500));
-      const once = await settled();
+      // Each server may first accept the names it alone saw; they settle once each sees the other's
+      // CRD (a loaded machine delays that): poll until two reads 700 ms apart agree.
+      let once = await settled();
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        await new Promise((r) => setTimeout(r, 700));
+        const again = await settled();
+        if (JSON.stringify(again) === JSON.stringify(once) || Date.now() > deadline) break;
+        once = again;
+      }
       await new Promise((r) => setTimeout(r, 700));
       assert.deepEqual(await settled(), once, 'no further status writes once settled');
       assert.deepEqual(once.map((s) => s.split('@')[0]).sort(), ['False', 'True']);
