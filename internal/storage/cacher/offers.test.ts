@@ -80,7 +80,7 @@ describe('WriteOffers in flight', () => {
     third();
   });
 
-  it('gives up waiting after a few milliseconds', async () => {
+  it('gives up waiting after a few turns of the event loop', async () => {
     const o = new WriteOffers();
     const done = o.begin('/a');
     const started = Date.now();

@@ -25,8 +25,12 @@ interface Offer {
 /** The most offers kept at once (writes whose events have not come back yet). */
 const maxOffers = 1024;
 
-/** How long an event waits for the write in flight on its key (the response is normally already there). */
-const maxWaitMs = 20;
+/**
+ * How many turns of the event loop an event waits for the write in flight on its key: the
+ * response is normally in the same or the next socket read. Turns (setImmediate) rather than a
+ * timer, which cost more than the decode they save.
+ */
+const maxWaitTurns = 8;
 
 interface InFlight {
   count: number;
@@ -62,13 +66,27 @@ export class WriteOffers {
 
   /**
    * For an event of key at rv with no offer yet while a write under key is in flight: a promise
-   * that settles once that write has (or after maxWaitMs). Undefined when there is nothing to wait for.
+   * that settles once that write has (or after maxWaitTurns). Undefined when there is nothing to wait for.
    */
   waitFor(key: string, rv: number): Promise<void> | undefined {
     const w = this.inFlight.get(key);
     if (!w || this.byRev.has(rv)) return undefined;
-    let timer: NodeJS.Timeout | undefined;
-    return Promise.race([w.settled, new Promise<void>((r) => (timer = setTimeout(r, maxWaitMs)))]).finally(() => clearTimeout(timer));
+    return new Promise<void>((resolve) => {
+      let done = false;
+      const finish = (): void => {
+        if (done) return;
+        done = true;
+        resolve();
+      };
+      void w.settled.then(finish);
+      let turns = 0;
+      const turn = (): void => {
+        if (done) return;
+        if (++turns >= maxWaitTurns) finish();
+        else setImmediate(turn);
+      };
+      setImmediate(turn);
+    });
   }
 
   /** Offers entry (at entry.rv) for the write that stored value. The caller checked entry.rv is above the cache's revision. */
