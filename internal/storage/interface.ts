@@ -48,6 +48,13 @@ export interface ListOptions {
   readonly sendInitialEvents?: boolean;
   /** Watch only: the client accepts BOOKMARK events. */
   readonly allowWatchBookmarks?: boolean;
+  /**
+   * Watch only, without a selector: the consumer reads each event's object itself, so a store may
+   * decode it only then (throwing StorageError Corrupt from the read rather than sending an ERROR
+   * event) and attach the stored value (stored-write.ts). The watch cache asks for this so that an
+   * event of its own server's write is never decoded.
+   */
+  readonly lazyObjects?: boolean;
 }
 
 /** Options of create. */

@@ -36,6 +36,9 @@ import type {
 import { compareByteOrder } from '../../selectors/byte-order.js';
 import { CachedWatchEvent, encodeForCache, lowerBound, materialize, prefixEndIndex, type CachedEntry } from './entries.js';
 import { CacheWatcher, type WatcherHost } from './watcher.js';
+import { WriteOffers } from './offers.js';
+import { attachEncodedJson } from '../encoded.js';
+import { storedValueOfEvent, storedWriteOf } from '../stored-write.js';
 
 /** What the cache needs from the store under it beyond Storage (the etcd3 store has both). */
 export interface CacheSource extends Storage {
@@ -167,6 +170,8 @@ export class Cacher implements Storage, WatcherHost {
   private oldestRv = 0;
   private window: WindowEvent[] = [];
   private windowHead = 0;
+  /** Entries this server's writes made, waiting for their etcd watch events (offers.ts). */
+  private readonly offers = new WriteOffers();
 
   private watchersByScope = new Map<string, Set<CacheWatcher>>();
   private watchersByIndex = new Map<string, Set<CacheWatcher>>();
@@ -223,6 +228,8 @@ export class Cacher implements Storage, WatcherHost {
           predicate: everything,
           recursive: true,
           allowWatchBookmarks: true,
+          // An event of a write offered here is never decoded.
+          lazyObjects: true,
         });
         if (this.stopped) {
           watch.stop();
@@ -235,6 +242,13 @@ export class Cacher implements Storage, WatcherHost {
         for await (const ev of watch) {
           if (this.stopped) break;
           if (ev.type === 'ERROR') throw ev.error;
+          const stored = ev.key !== undefined ? storedValueOfEvent(ev) : undefined;
+          const wait = stored ? this.offers.waitFor(ev.key as string, Number(stored.modRevision)) : undefined;
+          if (wait) {
+            // This server's write under the key may be about to offer this very event.
+            await wait;
+            if (this.stopped) break;
+          }
           this.apply(ev);
         }
         if (this.stopped) return;
@@ -291,6 +305,7 @@ export class Cacher implements Storage, WatcherHost {
     this.window = [];
     this.windowHead = 0;
     this.snapshots.clear();
+    this.offers.clear();
   }
 
   private indexAdd(e: CachedEntry): void {
@@ -321,7 +336,10 @@ export class Cacher implements Storage, WatcherHost {
     if (key === undefined) throw new Error('the store gave no key with its watch event');
     this.opts.metrics?.eventsReceived?.();
     const prev = this.entries.get(key);
-    const entry = this.makeEntry(key, ev.object);
+    const stored = storedValueOfEvent(ev);
+    const offered = stored ? this.offers.take(key, Number(stored.modRevision), stored.value) : undefined;
+    const entry = offered ?? this.makeEntry(key, ev.object);
+    if (!stored && this.offers.size > 0) this.offers.dropThrough(entry.rv);
     let type: WindowEvent['type'];
     if (ev.type === 'DELETED') {
       if (prev) {
@@ -755,15 +773,41 @@ export class Cacher implements Storage, WatcherHost {
 
   // ---- writes go to the store -------------------------------------------------------------
 
-  create(key: string, obj: KubeObject, opts?: CreateOptions): Promise<KubeObject> {
-    return this.source.create(key, obj, opts);
+  async create(key: string, obj: KubeObject, opts?: CreateOptions): Promise<KubeObject> {
+    const settled = this.offers.begin(key);
+    try {
+      return this.offerWrite(key, await this.source.create(key, obj, opts));
+    } finally {
+      settled();
+    }
   }
 
-  guaranteedUpdate(key: string, opts: GuaranteedUpdateOptions): Promise<KubeObject> {
+  async guaranteedUpdate(key: string, opts: GuaranteedUpdateOptions): Promise<KubeObject> {
     // Try the cached copy first, as kube does: a stale one costs a retry, a fresh one saves a read.
     const cached = opts.cachedExisting ?? (this.isReady ? this.entries.get(key) : undefined);
-    if (cached && !opts.cachedExisting) return this.source.guaranteedUpdate(key, { ...opts, cachedExisting: materialize(cached as CachedEntry) });
-    return this.source.guaranteedUpdate(key, opts);
+    const withCached = cached && !opts.cachedExisting ? { ...opts, cachedExisting: materialize(cached as CachedEntry) } : opts;
+    const settled = this.offers.begin(key);
+    try {
+      return this.offerWrite(key, await this.source.guaranteedUpdate(key, withCached));
+    } finally {
+      settled();
+    }
+  }
+
+  /**
+   * Hands what a write under key stored to the cache before anyone can change out: its entry
+   * (JSON made once) waits for the write's etcd event (offers.ts), and out carries the same bytes
+   * for the response. Nothing happens for a write that stored nothing (a no-op update) or whose
+   * event the cache already applied.
+   */
+  private offerWrite(key: string, out: KubeObject): KubeObject {
+    if (!this.isReady) return out;
+    const written = storedWriteOf(out);
+    const rv = Number(out.metadata.resourceVersion);
+    if (!written || !(rv > this.rv)) return out;
+    const entry = this.makeEntry(key, out);
+    this.offers.offer(entry, written.value);
+    return attachEncodedJson(out, entry.bytes);
   }
 
   delete(key: string, opts: DeleteOptions): Promise<KubeObject> {

@@ -28,6 +28,7 @@ import type { EtcdInstrument } from './instrument.js';
 import type { EtcdOperation, EtcdRequestObserver } from './observer.js';
 import { parseResourceVersion, prefixEnd } from './revision.js';
 import { StoredValues } from './stored-values.js';
+import { attachStoredWrite } from '../stored-write.js';
 import { startWatch } from './watcher.js';
 
 /** The largest page etcd is asked for while filling a selective page (kube's maxLimit). */
@@ -255,12 +256,13 @@ export class Etcd3Store implements Storage {
     }
     const data = this.codec.encode(obj);
     const lease = await this.leaseFor(opts.ttlSeconds);
-    const res = await this.txn(full, 0n, 'put', this.values.seal(data, full), lease);
+    const value = this.values.seal(data, full);
+    const res = await this.txn(full, 0n, 'put', value, lease);
     if (!res.succeeded) throw new StorageError('KeyExists', full, `key ${full} already exists`);
     const out = this.codec.decode(full, data);
     this.onDecode?.(out);
     out.metadata.resourceVersion = res.header.revision;
-    return out;
+    return attachStoredWrite(out, value);
   }
 
   async get(key: string, opts: GetOptions): Promise<KubeObject> {
@@ -413,7 +415,9 @@ export class Etcd3Store implements Storage {
     let fromCache = false;
     if (opts.cachedExisting?.metadata.resourceVersion) {
       const cached = opts.cachedExisting;
-      current = { obj: structuredClone(cached), data: this.codec.encode(cached), rev: BigInt(cached.metadata.resourceVersion as string), stale: false };
+      // Never mutated nor returned (a no-op on a cached copy re-reads etcd), so not copied either:
+      // tryUpdate gets a copy of its own below.
+      current = { obj: cached, data: this.codec.encode(cached), rev: BigInt(cached.metadata.resourceVersion as string), stale: false };
       fromCache = true;
     } else {
       current = await this.readCurrent(full);
@@ -456,7 +460,8 @@ export class Etcd3Store implements Storage {
         return current.obj;
       }
       const lease = await this.leaseFor(opts.ttlSeconds);
-      const res = await this.txn(full, current.rev, 'put', this.values.seal(data, full), lease);
+      const value = this.values.seal(data, full);
+      const res = await this.txn(full, current.rev, 'put', value, lease);
       if (!res.succeeded) {
         current = await this.currentFromRange(res.responses[0]?.response_range);
         fromCache = false;
@@ -465,7 +470,7 @@ export class Etcd3Store implements Storage {
       const out = this.codec.decode(full, data);
       this.onDecode?.(out);
       out.metadata.resourceVersion = res.header.revision;
-      return out;
+      return attachStoredWrite(out, value);
     }
   }
 

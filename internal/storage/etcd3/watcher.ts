@@ -10,6 +10,7 @@ import { EventQueue } from '../event-queue.js';
 import type { ListOptions, ListResult, StorageWatch, StorageWatchEvent } from '../interface.js';
 import { interpretEtcdError, isWatchCompacted } from './errors.js';
 import { parseResourceVersion } from './revision.js';
+import { eventStoredValue } from '../stored-write.js';
 
 /** The annotation on the bookmark that ends a watch's initial events (sendInitialEvents). */
 export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
@@ -217,7 +218,9 @@ function toEvent(
 ): StorageWatchEvent | undefined {
   const pred = opts.predicate;
   const key = p.relativeKey(kv);
-  if (type.toLowerCase() === 'delete') {
+  const isDelete = type.toLowerCase() === 'delete';
+  if (opts.lazyObjects && pred.everything) return isDelete && !prevKv ? undefined : new LazyEvent(isDelete, kv, prevKv, key, p.decode);
+  if (isDelete) {
     if (!prevKv) return undefined;
     const prev = p.decode(prevKv);
     prev.metadata.resourceVersion = kv.mod_revision;
@@ -232,4 +235,39 @@ function toEvent(
   if (curMatches) return { type: 'ADDED', object: cur, key };
   if (prevMatches) return { type: 'DELETED', object: cur, key };
   return undefined;
+}
+
+/**
+ * An event of a watch without a selector whose object is decoded when first read (ListOptions
+ * lazyObjects); a put also exposes its stored value, so a consumer that recognises the write
+ * never decodes it. Reading object throws StorageError Corrupt on undecodable bytes.
+ */
+class LazyEvent {
+  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  readonly [eventStoredValue]: { readonly value: Buffer; readonly modRevision: string } | undefined;
+  private decoded: KubeObject | undefined;
+
+  constructor(
+    private readonly isDelete: boolean,
+    private readonly kv: IKeyValue,
+    private readonly prevKv: IKeyValue | undefined,
+    readonly key: string,
+    private readonly decode: (kv: IKeyValue) => KubeObject,
+  ) {
+    this.type = isDelete ? 'DELETED' : kv.create_revision === kv.mod_revision || !prevKv ? 'ADDED' : 'MODIFIED';
+    this[eventStoredValue] = isDelete ? undefined : { value: kv.value, modRevision: kv.mod_revision };
+  }
+
+  get object(): KubeObject {
+    if (this.decoded) return this.decoded;
+    if (this.isDelete) {
+      // The last state, at the deletion's revision (as the eager path gives it).
+      const prev = this.decode(this.prevKv as IKeyValue);
+      prev.metadata.resourceVersion = this.kv.mod_revision;
+      this.decoded = prev;
+    } else {
+      this.decoded = this.decode(this.kv);
+    }
+    return this.decoded;
+  }
 }
