@@ -176,7 +176,7 @@ export function encodeTxnRequest(t: WireTxnRequest): Buffer {
 }
 
 /** Reads one message's fields. Throws on a truncated or malformed message. */
-class Reader {
+export class Reader {
   pos: number;
   constructor(
     readonly buf: Buffer,
@@ -198,6 +198,13 @@ class Reader {
       shift *= 128;
     }
     throw new Error('malformed varint');
+  }
+  /** A string field's contents. */
+  string(): string {
+    const e = this.delimited();
+    const s = this.buf.toString('utf8', this.pos, e);
+    this.pos = e;
+    return s;
   }
   /** An int64 or uint64 varint as a decimal string (two's complement for negative int64). */
   int64String(signed: boolean): string {
@@ -237,7 +244,8 @@ class Reader {
   }
 }
 
-function decodeHeader(r: Reader, end: number): WireHeader {
+/** Decodes the ResponseHeader between r.pos and end (its revision). */
+export function decodeHeader(r: Reader, end: number): WireHeader {
   let revision = '0';
   while (r.pos < end) {
     const tag = r.varint();
@@ -247,7 +255,8 @@ function decodeHeader(r: Reader, end: number): WireHeader {
   return { revision };
 }
 
-function decodeKeyValue(r: Reader, end: number): WireKeyValue {
+/** Decodes the KeyValue between r.pos and end. */
+export function decodeKeyValue(r: Reader, end: number): WireKeyValue {
   const buf = r.buf;
   const kv: WireKeyValue = { key: empty, create_revision: '0', mod_revision: '0', version: '0', value: empty, lease: '0' };
   while (r.pos < end) {

@@ -9,7 +9,8 @@
  * client.ts, the retry on another member after UNAVAILABLE, the channels (and the credentials a
  * rotation gave them), auth metadata, and errors cast by the etcd3 client from the same gRPC
  * status codes and messages. A client without that pool (a stand-in in tests) or with a mocked
- * one is called through its kv API, with the same requests.
+ * one is called through its kv API, with the same requests. The pool's Watch streams get the
+ * hand decoder of watch-wire.ts.
  */
 import * as grpc from '@grpc/grpc-js';
 import type { Etcd3, IRangeRequest } from 'etcd3';
@@ -23,6 +24,7 @@ import {
   type WireTxnRequest,
   type WireTxnResponse,
 } from './kv-wire.js';
+import { installWatchDecoder } from './watch-wire.js';
 
 /** Per-call options: the deadline of kube's request timeout. */
 export interface LeanCallOptions {
@@ -102,6 +104,7 @@ function installed(pool: Pool | undefined): pool is Pool {
     Object.defineProperty(proto, txnMethod, { value: rawMethod('/etcdserverpb.KV/Txn') });
     Object.defineProperty(proto, rangeMethod, { value: rawMethod('/etcdserverpb.KV/Range') });
   }
+  installWatchDecoder(pool.hosts[0].getServiceClient('Watch'));
   return true;
 }
 
@@ -113,6 +116,14 @@ export class LeanKv {
 
   constructor(private readonly client: Etcd3) {
     this.pool = (client as unknown as { pool?: Pool }).pool;
+  }
+
+  /**
+   * Puts the lean methods and the Watch stream's decoder in place (idempotent): called by each
+   * call, and before a watch starts, since a watch may come first.
+   */
+  prepare(): void {
+    this.lean();
   }
 
   /** The pool to call through, or undefined for the etcd3 client's own API. */

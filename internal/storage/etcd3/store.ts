@@ -496,6 +496,7 @@ export class Etcd3Store implements Storage {
     const full = this.fullKey(key);
     const keyPrefix = opts.recursive && !full.endsWith('/') ? `${full}/` : full;
     const start = this.observe ? performance.now() : 0;
+    this.kv.prepare();
     try {
       const watch = await startWatch({
         client: this.client,
