@@ -23,7 +23,7 @@ import type {
 } from '../interface.js';
 import type { GroupResource, TransformerSlot, TransformerSource } from '../value/resource-transformers.js';
 import { interpretEtcdError, isCompacted, isFutureRevision } from './errors.js';
-import type { WireRangeRequest, WireRangeResponse as IRangeResponse, WireTxnResponse as ITxnResponse } from './kv-wire.js';
+import type { WireRangeRequest, WireRangeResponse, WireTxnResponse } from './kv-wire.js';
 import { LeanKv } from './lean-kv.js';
 import { LeaseManager } from './lease-manager.js';
 import type { EtcdInstrument } from './instrument.js';
@@ -178,7 +178,7 @@ export class Etcd3Store implements Storage {
     return obj;
   }
 
-  private async range(op: EtcdOperation, key: string, extra: Omit<WireRangeRequest, 'key'> = {}): Promise<IRangeResponse> {
+  private async range(op: EtcdOperation, key: string, extra: Omit<WireRangeRequest, 'key'> = {}): Promise<WireRangeResponse> {
     const done = this.instrument?.start('Range', key);
     const start = this.observe ? performance.now() : 0;
     try {
@@ -199,7 +199,7 @@ export class Etcd3Store implements Storage {
     return await this.leases.getLease(Math.max(1, Math.round(ttlSeconds)));
   }
 
-  private async txn(key: string, modRevision: bigint, success: 'put' | 'delete', value?: Buffer, lease = '0'): Promise<ITxnResponse> {
+  private async txn(key: string, modRevision: bigint, success: 'put' | 'delete', value?: Buffer, lease = '0'): Promise<WireTxnResponse> {
     const op: EtcdOperation = success === 'delete' ? 'delete' : modRevision === 0n ? 'create' : 'update';
     const start = this.observe ? performance.now() : 0;
     const done = this.instrument?.start('Txn', key);
@@ -218,7 +218,7 @@ export class Etcd3Store implements Storage {
     }
   }
 
-  private async currentFromRange(res: IRangeResponse | undefined): Promise<Current> {
+  private async currentFromRange(res: WireRangeResponse | undefined): Promise<Current> {
     const kv = res?.kvs[0];
     if (!kv) return { obj: undefined, data: undefined, rev: 0n, stale: false };
     const pending = this.values.prepare(res.kvs);
@@ -308,7 +308,7 @@ export class Etcd3Store implements Storage {
     let firstFetched = 0;
     let first = true;
     for (;;) {
-      let res: IRangeResponse;
+      let res: WireRangeResponse;
       try {
         res = await this.range('list', startKey, { rangeEnd: end, limit: batch, revision: withRev });
       } catch (err) {
@@ -361,7 +361,7 @@ export class Etcd3Store implements Storage {
   }
 
   private async listOne(full: string, withRev: bigint, minRev: bigint, matches: (o: KubeObject) => boolean): Promise<ListResult> {
-    let res: IRangeResponse;
+    let res: WireRangeResponse;
     try {
       res = await this.range('get', full, { revision: withRev });
     } catch (err) {
@@ -553,7 +553,7 @@ export class Etcd3Store implements Storage {
    * not reached revision - 1 yet (a watch from revision starts right after revision - 1).
    */
   private async checkRevisionAvailable(full: string, revision: bigint): Promise<void> {
-    let res: IRangeResponse;
+    let res: WireRangeResponse;
     try {
       res = await this.range('get', full, { revision: revision - 1n > 0n ? revision - 1n : 0n, countOnly: true });
     } catch (err) {
@@ -573,7 +573,7 @@ export class Etcd3Store implements Storage {
   async prefixState(key: string): Promise<{ revision: bigint; count: number; maxModRevision: bigint }> {
     const full = this.fullKey(key);
     const keyPrefix = full.endsWith('/') ? full : `${full}/`;
-    let res: IRangeResponse;
+    let res: WireRangeResponse;
     const done = this.instrument?.start('Range', keyPrefix);
     try {
       res = await this.kv.range(
