@@ -5,7 +5,7 @@
  * strings outside this folder.
  */
 import { performance } from 'node:perf_hooks';
-import type { Etcd3, IKeyValue, IRangeResponse, ITxnResponse, Watcher } from 'etcd3';
+import type { Etcd3, IKeyValue, Watcher } from 'etcd3';
 import type { KubeObject } from '../../../api/meta/types.js';
 import type { StorageCodec } from '../codec.js';
 import { decodeContinue, encodeContinue } from '../continue-token.js';
@@ -23,6 +23,8 @@ import type {
 } from '../interface.js';
 import type { GroupResource, TransformerSlot, TransformerSource } from '../value/resource-transformers.js';
 import { interpretEtcdError, isCompacted, isFutureRevision } from './errors.js';
+import type { WireRangeRequest, WireRangeResponse, WireTxnResponse } from './kv-wire.js';
+import { LeanKv } from './lean-kv.js';
 import { LeaseManager } from './lease-manager.js';
 import type { EtcdInstrument } from './instrument.js';
 import type { EtcdOperation, EtcdRequestObserver } from './observer.js';
@@ -95,12 +97,14 @@ export class Etcd3Store implements Storage {
   private readonly observe: EtcdRequestObserver | undefined;
   /** Leases of keys written with a TTL; shared by the views of one store, as kube's store has one. */
   private readonly leases: LeaseManager;
+  /** The Txn and Range calls (shared by the views of one store). */
+  private readonly kv: LeanKv;
 
   /** view is internal: forResource gives each resource a view of the store with its transformer. */
   constructor(
     private readonly client: Etcd3,
     private readonly options: Etcd3StoreOptions,
-    private readonly view?: { readonly slot: TransformerSlot | undefined; readonly type: string; readonly keyPrefix: string; readonly leases: LeaseManager },
+    private readonly view?: { readonly slot: TransformerSlot | undefined; readonly type: string; readonly keyPrefix: string; readonly leases: LeaseManager; readonly kv: LeanKv },
   ) {
     const slot = view?.slot;
     this.prefix = options.prefix.replace(/\/+$/, '');
@@ -113,6 +117,7 @@ export class Etcd3Store implements Storage {
     this.type = view?.type ?? '';
     this.observe = options.observe;
     this.leases = view?.leases ?? new LeaseManager(client, options.leaseReuseSeconds ?? 60);
+    this.kv = view?.kv ?? new LeanKv(client);
   }
 
   /**
@@ -125,7 +130,7 @@ export class Etcd3Store implements Storage {
     let view = this.views.get(keyPrefix);
     if (!view) {
       const type = gr.group ? `${gr.resource}.${gr.group}` : gr.resource;
-      view = new Etcd3Store(this.client, this.options, { slot: this.options.transformers?.slotFor(gr), type, keyPrefix, leases: this.leases });
+      view = new Etcd3Store(this.client, this.options, { slot: this.options.transformers?.slotFor(gr), type, keyPrefix, leases: this.leases, kv: this.kv });
       this.views.set(keyPrefix, view);
     }
     return view;
@@ -145,7 +150,7 @@ export class Etcd3Store implements Storage {
     const keyPrefix = full.endsWith('/') ? full : `${full}/`;
     const start = this.observe ? performance.now() : 0;
     try {
-      const res = await this.client.kv.range({ key: Buffer.from(keyPrefix), range_end: prefixEnd(keyPrefix), count_only: true }, this.callOptions());
+      const res = await this.kv.range({ key: Buffer.from(keyPrefix), rangeEnd: prefixEnd(keyPrefix), countOnly: true }, this.callOptions());
       this.observe?.('listWithCount', keyPrefix, start, undefined);
       return Number(res.count);
     } catch (err) {
@@ -174,20 +179,11 @@ export class Etcd3Store implements Storage {
     return obj;
   }
 
-  private async range(op: EtcdOperation, key: string, extra: { rangeEnd?: Buffer; limit?: number; revision?: bigint; countOnly?: boolean } = {}): Promise<IRangeResponse> {
+  private async range(op: EtcdOperation, key: string, extra: Omit<WireRangeRequest, 'key'> = {}): Promise<WireRangeResponse> {
     const done = this.instrument?.start('Range', key);
     const start = this.observe ? performance.now() : 0;
     try {
-      const res = await this.client.kv.range(
-        {
-          key: Buffer.from(key),
-          ...(extra.rangeEnd !== undefined ? { range_end: extra.rangeEnd } : {}),
-          ...(extra.limit ? { limit: extra.limit } : {}),
-          ...(extra.revision ? { revision: extra.revision.toString() } : {}),
-          ...(extra.countOnly ? { count_only: true } : {}),
-        },
-        this.callOptions(),
-      );
+      const res = await this.kv.range({ key: Buffer.from(key), ...extra }, this.callOptions());
       done?.();
       this.observe?.(op, this.type, start, undefined);
       return res;
@@ -204,22 +200,13 @@ export class Etcd3Store implements Storage {
     return await this.leases.getLease(Math.max(1, Math.round(ttlSeconds)));
   }
 
-  private async txn(key: string, modRevision: bigint, success: 'put' | 'delete', value?: Buffer, lease = '0'): Promise<ITxnResponse> {
+  private async txn(key: string, modRevision: bigint, success: 'put' | 'delete', value?: Buffer, lease = '0'): Promise<WireTxnResponse> {
     const op: EtcdOperation = success === 'delete' ? 'delete' : modRevision === 0n ? 'create' : 'update';
     const start = this.observe ? performance.now() : 0;
-    const k = Buffer.from(key);
-    const request =
-      success === 'put'
-        ? { request_put: { key: k, value: value as Buffer, ...(lease !== '0' ? { lease } : {}) } }
-        : { request_delete_range: { key: k, prev_kv: false } };
     const done = this.instrument?.start('Txn', key);
     try {
-      const res = await this.client.kv.txn(
-        {
-          compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: modRevision.toString() }],
-          success: [request],
-          failure: [{ request_range: { key: k } }],
-        },
+      const res = await this.kv.txn(
+        { key: Buffer.from(key), modRevision, ...(success === 'put' ? { put: { value: value as Buffer, lease } } : {}) },
         this.callOptions(),
       );
       done?.();
@@ -232,7 +219,7 @@ export class Etcd3Store implements Storage {
     }
   }
 
-  private async currentFromRange(res: IRangeResponse | undefined): Promise<Current> {
+  private async currentFromRange(res: WireRangeResponse | undefined): Promise<Current> {
     const kv = res?.kvs[0];
     if (!kv) return { obj: undefined, data: undefined, rev: 0n, stale: false };
     const pending = this.values.prepare(res.kvs);
@@ -323,7 +310,7 @@ export class Etcd3Store implements Storage {
     let firstFetched = 0;
     let first = true;
     for (;;) {
-      let res: IRangeResponse;
+      let res: WireRangeResponse;
       try {
         res = await this.range('list', startKey, { rangeEnd: end, limit: batch, revision: withRev });
       } catch (err) {
@@ -376,7 +363,7 @@ export class Etcd3Store implements Storage {
   }
 
   private async listOne(full: string, withRev: bigint, minRev: bigint, matches: (o: KubeObject) => boolean): Promise<ListResult> {
-    let res: IRangeResponse;
+    let res: WireRangeResponse;
     try {
       res = await this.range('get', full, { revision: withRev });
     } catch (err) {
@@ -514,6 +501,7 @@ export class Etcd3Store implements Storage {
     const full = this.fullKey(key);
     const keyPrefix = opts.recursive && !full.endsWith('/') ? `${full}/` : full;
     const start = this.observe ? performance.now() : 0;
+    this.kv.prepare();
     try {
       const watch = await startWatch({
         client: this.client,
@@ -570,7 +558,7 @@ export class Etcd3Store implements Storage {
    * not reached revision - 1 yet (a watch from revision starts right after revision - 1).
    */
   private async checkRevisionAvailable(full: string, revision: bigint): Promise<void> {
-    let res: IRangeResponse;
+    let res: WireRangeResponse;
     try {
       res = await this.range('get', full, { revision: revision - 1n > 0n ? revision - 1n : 0n, countOnly: true });
     } catch (err) {
@@ -590,11 +578,11 @@ export class Etcd3Store implements Storage {
   async prefixState(key: string): Promise<{ revision: bigint; count: number; maxModRevision: bigint }> {
     const full = this.fullKey(key);
     const keyPrefix = full.endsWith('/') ? full : `${full}/`;
-    let res: IRangeResponse;
+    let res: WireRangeResponse;
     const done = this.instrument?.start('Range', keyPrefix);
     try {
-      res = await this.client.kv.range(
-        { key: Buffer.from(keyPrefix), range_end: prefixEnd(keyPrefix), limit: 1, keys_only: true, sort_target: 'Mod', sort_order: 'Descend' },
+      res = await this.kv.range(
+        { key: Buffer.from(keyPrefix), rangeEnd: prefixEnd(keyPrefix), limit: 1, keysOnly: true, sortTarget: 'Mod', sortOrder: 'Descend' },
         this.callOptions(),
       );
       done?.();
