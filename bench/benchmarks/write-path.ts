@@ -35,7 +35,7 @@ import {
 import { rawEtcd, type RawEtcd, type RawRun } from '../raw-etcd.js';
 import type { BenchResult } from '../results.js';
 import { deleteFillerRoleBindings, writeFillerRoleBindings } from '../role-bindings.js';
-import { processCpuMs } from '../server-cpu.js';
+import { awaitQuiet, processCpuMs } from '../server-cpu.js';
 import type { ServerHandle } from '../server-handle.js';
 import { verbLoads, writeVerbs, type WriteVerb } from '../write-verbs.js';
 import { writeLoop } from '../write-loop.js';
@@ -43,6 +43,7 @@ import { verbResults, type VerbRound } from '../write-path-report.js';
 
 const workers = 64;
 const seconds = 2;
+const warmupSeconds = 2;
 const rounds = 3;
 const abRounds = 3;
 const fillerBindings = 1000;
@@ -107,7 +108,8 @@ async function apiRun(server: ServerHandle, user: Client, loads: ReturnType<type
 async function measureVerbs(ctx: BenchContext, server: ServerHandle, user: Client, loads: ReturnType<typeof verbLoads>, etcd: RawEtcd): Promise<Map<WriteVerb, VerbRound[]>> {
   const out = new Map<WriteVerb, VerbRound[]>(writeVerbs.map((v) => [v, []]));
   // Warm-up: creates first (they make what the deletes remove), then every other verb, then the raw loads.
-  for (const verb of writeVerbs) await apiRun(server, user, loads, verb, 1);
+  // Long enough for V8 to optimise each verb's path: a fresh server's first seconds also pay the compiler's threads.
+  for (const verb of writeVerbs) await apiRun(server, user, loads, verb, warmupSeconds);
   await etcd.creates(1);
   await etcd.updates(1);
   await etcd.deletes(1);
@@ -145,6 +147,9 @@ export async function writePathBenchmark(ctx: BenchContext): Promise<BenchResult
       const user = newClient(prod.port, prod.ca, workers, pki.user);
       try {
         await prepare(prod, admin, pki.user);
+        // Measured while its watch caches still load (the seeded Pods, earlier benchmarks' objects), the first round pays for that.
+        const settled = await awaitQuiet(prod.pid);
+        ctx.log(`write-path: the server settled ${(settled / 1000).toFixed(1)}s after set-up`);
         const loads = verbLoads(collection, workers);
         await loads.prepare(user);
         ctx.log(`write-path: ${rounds} rounds of ${seconds}s per verb (${writeVerbs.join(', ')}), each against its raw etcd transactions, ${workers} in flight, production chain on`);
@@ -155,6 +160,12 @@ export async function writePathBenchmark(ctx: BenchContext): Promise<BenchResult
         await withServer(await ctx.apiServer(undefined, [emptyAdmissionFlag()]), async (plain) => {
           const anonymous = newClient(plain.port, plain.ca, workers);
           try {
+            // A fresh server loads its watch caches (the seeded Pods and every earlier benchmark's
+            // objects) for a while after it serves: measured then, it pays that load per create.
+            const waited = await awaitQuiet(plain.pid);
+            ctx.log(`write-path: the chain-off server settled ${(waited / 1000).toFixed(1)}s after serving`);
+            // The chain-on server has run every verb for a minute by now: warm the fresh one as long, or its JIT compiles count against it.
+            await writeLoop({ port: plain.port, agent: anonymous.agent, workers, seconds: 3 * warmupSeconds, next: () => ({ method: 'POST', path: collection, body }) });
             // The same keep-alive loop as the verbs (connections kept warm across rounds on both sides).
             const creates: AbWorkload = {
               name: 'creates',
