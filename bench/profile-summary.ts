@@ -7,14 +7,16 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
-interface ProfileNode {
+/** One node of a profile's call tree. */
+export interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
   hitCount?: number;
   children?: number[];
 }
 
-interface CpuProfile {
+/** A V8 .cpuprofile as written by the inspector. */
+export interface CpuProfile {
   nodes: ProfileNode[];
   startTime: number;
   endTime: number;
@@ -35,7 +37,8 @@ function frameName(node: ProfileNode): string {
   return `${cf.functionName || '(anonymous)'}${file ? ` ${file}:${cf.lineNumber + 1}` : ''}`;
 }
 
-function sampleTimes(profile: CpuProfile): Map<number, number> {
+/** Milliseconds of samples per node id. */
+export function sampleTimes(profile: CpuProfile): Map<number, number> {
   const ms = new Map<number, number>();
   const samples = profile.samples ?? [];
   const deltas = profile.timeDeltas ?? [];

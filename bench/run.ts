@@ -3,7 +3,7 @@
  * server children, prints each result as a ratio against a baseline measured in the same run,
  * then a table, and writes bench/results/<date>.json.
  *
- *   node dist/bench/run.js [--only creates,get,list,watch,informers,residency,security,audit,priority-and-fairness,admission,custom-resources,etcd-tls,http2,apf,feature-gates,max-in-flight,apf-flood,node-agent,simulated-nodes] [--cpu-prof[=DIR]]
+ *   node dist/bench/run.js [--only creates,write-path,get,list,watch,informers,startup-storm,residency,security,audit,priority-and-fairness,admission,custom-resources,etcd-tls,http2,apf,feature-gates,max-in-flight,apf-flood,node-agent,simulated-nodes] [--cpu-prof[=DIR]]
  *                          [--fail-on-missed] [--label=NAME]
  *
  * Exits 1 when a benchmark could not run (error), and with --fail-on-missed also on a MISSED target.
@@ -31,8 +31,10 @@ import { maxInFlightBenchmark } from './benchmarks/max-in-flight.js';
 import { nodeAgentRssBenchmark } from './benchmarks/node-agent-rss.js';
 import { residencyBenchmark } from './benchmarks/residency.js';
 import { securityBenchmark } from './benchmarks/security.js';
+import { startupStormBenchmark } from './benchmarks/startup-storm.js';
 import { simulatedNodesBenchmark } from './benchmarks/simulated-nodes.js';
 import { watchFanoutBenchmark } from './benchmarks/watch-fanout.js';
+import { writePathBenchmark } from './benchmarks/write-path.js';
 import { ensureNamespace, newClient, ServerFailure } from './client.js';
 import { newContext, withServer, type BenchContext, type Benchmark } from './context.js';
 import { collectionPath, pod } from './objects.js';
@@ -44,10 +46,12 @@ import { hasWatchCacheFlag } from './watch-cache-flag.js';
 
 const benchmarks: ReadonlyArray<{ key: string; run: Benchmark; needsPods: boolean }> = [
   { key: 'creates', run: createsBenchmark, needsPods: false },
+  { key: 'write-path', run: writePathBenchmark, needsPods: false },
   { key: 'get', run: cachedGetBenchmark, needsPods: false },
   { key: 'list', run: listBenchmark, needsPods: true },
   { key: 'watch', run: watchFanoutBenchmark, needsPods: false },
   { key: 'informers', run: informerStartupBenchmark, needsPods: true },
+  { key: 'startup-storm', run: startupStormBenchmark, needsPods: true },
   { key: 'residency', run: residencyBenchmark, needsPods: false },
   { key: 'security', run: securityBenchmark, needsPods: false },
   { key: 'audit', run: auditBenchmark, needsPods: false },

@@ -31,3 +31,17 @@ export async function measure(server: ServerHandle, run: () => Promise<Throughpu
   return { throughput, cpuMicrosPerRequest: throughput.ok > 0 ? (cpuMs * 1000) / throughput.ok : Number.NaN };
 }
 
+
+/**
+ * Waits until a process uses less than belowCores of CPU over a whole windowMs (a fresh server has
+ * loaded its watch caches and settled), or timeoutMs passed; resolves with the time waited in ms.
+ */
+export async function awaitQuiet(pid: number, belowCores = 0.1, windowMs = 1000, timeoutMs = 60_000): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const before = processCpuMs(pid);
+    await new Promise((r) => setTimeout(r, windowMs));
+    const used = processCpuMs(pid) - before;
+    if (!(used >= belowCores * windowMs) || performance.now() - started > timeoutMs) return performance.now() - started;
+  }
+}

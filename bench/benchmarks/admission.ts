@@ -10,39 +10,19 @@
  */
 import { abResult, runAbRounds, type AbMeasurements, type AbWorkload } from '../ab-rounds.js';
 import { throughput } from '../cannon.js';
-import { callOk, ensureNamespace, newClient } from '../client.js';
+import { ensureNamespace, newClient } from '../client.js';
 import { withServer, type BenchContext } from '../context.js';
 import { collectionPath } from '../objects.js';
+import { emptyAdmissionFlag, ensureObject as ensure, policyBinding, policyBindingCollection, policyCollection, validatingPolicy } from '../production-chain.js';
 import type { BenchResult } from '../results.js';
-import { defaultOnPlugins } from '../../internal/admission/plugins/registry.js';
 
 const connections = 64;
 const seconds = 3;
 const rounds = 5;
 const namespace = 'bench-admission';
 
-const policy = {
-  apiVersion: 'admissionregistration.k8s.io/v1',
-  kind: 'ValidatingAdmissionPolicy',
-  metadata: { name: 'bench-max-containers' },
-  spec: {
-    failurePolicy: 'Fail',
-    matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['pods'] }] },
-    validations: [{ expression: 'object.spec.containers.size() <= 10', message: 'at most 10 containers' }],
-  },
-};
-
-const binding = {
-  apiVersion: 'admissionregistration.k8s.io/v1',
-  kind: 'ValidatingAdmissionPolicyBinding',
-  metadata: { name: 'bench-max-containers' },
-  spec: { policyName: 'bench-max-containers', validationActions: ['Deny'] },
-};
-
-/** Creates path's object unless it exists. */
-async function ensure(client: ReturnType<typeof newClient>, collection: string, obj: { metadata: { name: string } }): Promise<void> {
-  if ((await client.call('GET', `${collection}/${obj.metadata.name}`)).status === 404) await callOk(client, 'POST', collection, obj);
-}
+const policy = validatingPolicy('bench-max-containers', 'pods', 'object.spec.containers.size() <= 10', 'at most 10 containers');
+const binding = policyBinding('bench-max-containers');
 
 /** Runs the admission benchmark. */
 export async function admissionBenchmark(ctx: BenchContext): Promise<BenchResult[]> {
@@ -55,14 +35,14 @@ export async function admissionBenchmark(ctx: BenchContext): Promise<BenchResult
   ];
   let measured: AbMeasurements | undefined;
   await withServer(await ctx.apiServer(), async (chained) => {
-    await withServer(await ctx.apiServer(undefined, [`--disable-admission-plugins=${[...defaultOnPlugins].join(',')}`]), async (empty) => {
+    await withServer(await ctx.apiServer(undefined, [emptyAdmissionFlag()]), async (empty) => {
       const client = newClient(chained.port, chained.ca, 1);
       try {
         await ensureNamespace(client, namespace);
         // The ServiceAccount plugin needs the namespace's default account (both servers share one etcd).
         await ensure(client, `/api/v1/namespaces/${namespace}/serviceaccounts`, { metadata: { name: 'default' } });
-        await ensure(client, '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies', policy);
-        await ensure(client, '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings', binding);
+        await ensure(client, policyCollection, policy);
+        await ensure(client, policyBindingCollection, binding);
       } finally {
         client.close();
       }

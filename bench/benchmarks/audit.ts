@@ -8,7 +8,7 @@
  * does not slow the write path; the cached GET, bound by the server's CPU, shows what each
  * event costs. Target: at most 10% slower (>= 0.9x).
  */
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { abResult, runAbRounds, type AbMeasurements, type AbWorkload } from '../ab-rounds.js';
@@ -16,6 +16,7 @@ import { throughput } from '../cannon.js';
 import { ensureTargetConfigMap } from '../client.js';
 import { withServer, type BenchContext } from '../context.js';
 import { collectionPath, configMap } from '../objects.js';
+import { auditFlags } from '../production-chain.js';
 import type { BenchResult } from '../results.js';
 
 const connections = 64;
@@ -23,15 +24,11 @@ const seconds = 3;
 const rounds = 5;
 const namespace = 'bench-audit';
 
-const metadataPolicy = ['apiVersion: audit.k8s.io/v1', 'kind: Policy', 'rules:', '- level: Metadata', ''].join('\n');
-
 /** Runs the audit benchmark. */
 export async function auditBenchmark(ctx: BenchContext): Promise<BenchResult[]> {
   const dir = await mkdtemp(join(tmpdir(), 'capstan-bench-audit-'));
   try {
-    const policyFile = join(dir, 'policy.yaml');
-    const logFile = join(dir, 'audit.log');
-    await writeFile(policyFile, metadataPolicy);
+    const { flags, logFile } = await auditFlags(dir);
     const body = JSON.stringify(configMap({ generateName: 'a-' }, 1024));
     const requests = new Map<string, number>();
     const counted = async (name: string, side: 'a' | 'b', run: Promise<Awaited<ReturnType<typeof throughput>>>): Promise<Awaited<ReturnType<typeof throughput>>> => {
@@ -62,7 +59,7 @@ export async function auditBenchmark(ctx: BenchContext): Promise<BenchResult[]> 
       },
     }));
     let measured: AbMeasurements | undefined;
-    await withServer(await ctx.apiServer(undefined, [`--audit-policy-file=${policyFile}`, `--audit-log-path=${logFile}`]), async (audited) => {
+    await withServer(await ctx.apiServer(undefined, flags), async (audited) => {
       await withServer(await ctx.apiServer(), async (plain) => {
         await ensureTargetConfigMap([audited, plain], namespace);
         ctx.log(`audit: ${rounds} rounds of ${seconds}s creates and cached GETs, audit log at Metadata then no audit, ${connections} connections`);

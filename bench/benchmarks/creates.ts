@@ -4,12 +4,12 @@
  * flight. The two alternate in rounds so that other load on the machine hits both alike; the
  * ratio is the median of the rounds' ratios. Target: creates/s >= 0.5x raw etcd.
  */
-import { Etcd3 } from 'etcd3';
 import { throughput, type Throughput } from '../cannon.js';
 import { ensureNamespace, newClient } from '../client.js';
 import { withServer, type BenchContext } from '../context.js';
 import { collectionPath, configMap } from '../objects.js';
 import { result, type BenchResult } from '../results.js';
+import { rawEtcd, type RawRun } from '../raw-etcd.js';
 import { formatRate, median, ratio } from '../stats.js';
 
 const inFlight = 64;
@@ -17,51 +17,11 @@ const warmupSeconds = 1;
 const seconds = 3;
 const rounds = 3;
 
-interface RawRun {
-  readonly perSecond: number;
-  readonly done: number;
-  readonly failed: number;
-}
-
-/** Raw etcd creates: guarded puts of fresh keys, inFlight at a time, for a number of seconds. */
-function rawEtcd(endpoint: string, valueBytes: number): { run(s: number): Promise<RawRun>; close(): Promise<void> } {
-  const client = new Etcd3({ hosts: [endpoint] });
-  const value = Buffer.alloc(valueBytes, 'v');
-  const prefix = `/bench-raw-creates/${Date.now()}/`;
-  let seq = 0;
-  return {
-    async run(s) {
-      let done = 0;
-      let failed = 0;
-      const started = performance.now();
-      const stopAt = started + s * 1000;
-      const worker = async (): Promise<void> => {
-        while (performance.now() < stopAt) {
-          const key = `${prefix}${seq++}`;
-          try {
-            const res = await client.if(key, 'Mod', '==', 0).then(client.put(key).value(value)).commit();
-            if (res.succeeded) done++;
-            else failed++;
-          } catch {
-            failed++;
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: inFlight }, worker));
-      return { perSecond: done / ((performance.now() - started) / 1000), done, failed };
-    },
-    async close() {
-      await client.delete().prefix(prefix);
-      client.close();
-    },
-  };
-}
-
 /** Runs the creates benchmark. */
 export async function createsBenchmark(ctx: BenchContext): Promise<BenchResult[]> {
   const namespace = 'bench-creates';
   const body = JSON.stringify(configMap({ generateName: 'c-' }, 1024));
-  const etcd = rawEtcd(ctx.etcdEndpoint, 1024);
+  const etcd = rawEtcd(ctx.etcdEndpoint, 1024, inFlight);
   const api: Throughput[] = [];
   const raw: RawRun[] = [];
   try {
@@ -74,8 +34,8 @@ export async function createsBenchmark(ctx: BenchContext): Promise<BenchResult[]
       await server.profile('creates', async () => {
         for (let r = 0; r < rounds; r++) {
           api.push(await throughput({ ...load, warmupSeconds: r === 0 ? warmupSeconds : 0 }));
-          if (r === 0) await etcd.run(warmupSeconds);
-          raw.push(await etcd.run(seconds));
+          if (r === 0) await etcd.creates(warmupSeconds);
+          raw.push(await etcd.creates(seconds));
         }
       });
     });

@@ -16,7 +16,8 @@ import { LineSplitter, eventType, stringField } from '../watch-stream.js';
 const clients = 100;
 const deadlineMs = 150_000;
 
-type Mode = 'list-watch' | 'watch-list';
+/** How an informer syncs: LIST (paged by 500 from resourceVersion=0) then WATCH, or one watch list. */
+export type Mode = 'list-watch' | 'watch-list';
 
 /** Counts needle in a stream of chunks, including matches split across chunks. */
 class OccurrenceCounter {
@@ -30,8 +31,8 @@ class OccurrenceCounter {
   }
 }
 
-/** One informer: resolves with the objects it received once synced (its watch stays open). */
-async function startInformer(client: Client, path: string, mode: Mode): Promise<number> {
+/** One informer as client-go's reflector (or a watch list): resolves with the objects it received once synced (its watch stays open). */
+export async function startInformer(client: Client, path: string, mode: Mode): Promise<number> {
   if (mode === 'watch-list') {
     let objects = 0;
     return await new Promise<number>((resolve, reject) => {

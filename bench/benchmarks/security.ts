@@ -12,16 +12,16 @@
  * noted too: what security costs the server, apart from the load generator sharing the cores.
  * Target: at most 10% slower (>= 0.9x).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCertificateAuthority, issueCertificate } from '../../internal/server/pki.js';
 import { abResult, runAbRounds, type AbMeasurements, type AbWorkload } from '../ab-rounds.js';
 import { throughput } from '../cannon.js';
-import { callOk, ensureNamespace, newClient, serverFailure } from '../client.js';
+import { callOk, ensureNamespace, newClient } from '../client.js';
 import { withServer, type BenchContext } from '../context.js';
 import type { ServerHandle } from '../server-handle.js';
 import { collectionPath, configMap } from '../objects.js';
+import { awaitAllowed, bindEdit, clientPki, securedFlags } from '../production-chain.js';
 import type { BenchResult } from '../results.js';
 
 const connections = 64;
@@ -34,36 +34,9 @@ async function prepare(server: ServerHandle, admin?: { cert: string; key: string
   const client = newClient(server.port, server.ca, 8, admin);
   try {
     await ensureNamespace(client, namespace);
-    if (admin) {
-      const binding = {
-        apiVersion: 'rbac.authorization.k8s.io/v1',
-        kind: 'RoleBinding',
-        metadata: { name: 'bench-writers-edit' },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'edit' },
-        subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'bench-writers' }],
-      };
-      const r = await client.call('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/rolebindings`, binding);
-      if (r.status !== 201 && r.status !== 409) throw serverFailure('POST', 'rolebindings', r.status, r.body);
-    }
+    if (admin) await bindEdit(client, namespace);
     const target = `${collectionPath(namespace, 'configmaps')}/target`;
     if ((await client.call('GET', target)).status === 404) await callOk(client, 'POST', collectionPath(namespace, 'configmaps'), configMap({ name: 'target' }, 1024));
-  } finally {
-    client.close();
-  }
-}
-
-/** Waits until the user's requests are allowed (RBAC follows its bindings through informers). */
-async function awaitAllowed(server: ServerHandle, user: { cert: string; key: string }): Promise<void> {
-  const client = newClient(server.port, server.ca, 1, user);
-  try {
-    const path = `${collectionPath(namespace, 'configmaps')}/target?resourceVersion=0`;
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const r = await client.call('GET', path);
-      if (r.status === 200) return;
-      if (Date.now() > deadline) throw serverFailure('GET', path, r.status, r.body);
-      await new Promise((res) => setTimeout(res, 100));
-    }
   } finally {
     client.close();
   }
@@ -73,11 +46,8 @@ async function awaitAllowed(server: ServerHandle, user: { cert: string; key: str
 export async function securityBenchmark(ctx: BenchContext): Promise<BenchResult[]> {
   const dir = await mkdtemp(join(tmpdir(), 'capstan-bench-security-'));
   try {
-    const ca = await createCertificateAuthority('bench-client-ca');
-    const caFile = join(dir, 'client-ca.crt');
-    await writeFile(caFile, ca.certPem);
-    const admin = await issueCertificate(ca, { commonName: 'bench-admin', organizations: ['system:masters'], usage: 'client' });
-    const user = await issueCertificate(ca, { commonName: 'bench-user', organizations: ['bench-writers'], usage: 'client' });
+    const pki = await clientPki(dir);
+    const { admin, user } = pki;
     const body = JSON.stringify(configMap({ generateName: 's-' }, 1024));
     const workloads: AbWorkload[] = [
       {
@@ -92,11 +62,11 @@ export async function securityBenchmark(ctx: BenchContext): Promise<BenchResult[
       },
     ];
     let measured: AbMeasurements | undefined;
-    await withServer(await ctx.apiServer(undefined, [`--client-ca-file=${caFile}`, '--authorization-mode=Node,RBAC', '--anonymous-auth=false']), async (secure) => {
+    await withServer(await ctx.apiServer(undefined, securedFlags(pki)), async (secure) => {
       await withServer(await ctx.apiServer(), async (plain) => {
         await prepare(secure, admin);
         await prepare(plain);
-        await awaitAllowed(secure, user);
+        await awaitAllowed(secure, user, `${collectionPath(namespace, 'configmaps')}/target?resourceVersion=0`);
         ctx.log(`security: ${rounds} rounds of ${seconds}s creates and cached GETs, x509 + Node,RBAC (user bound to edit) then anonymous + AlwaysAllow, ${connections} connections`);
         measured = await secure.profile('security', () => runAbRounds(secure, plain, workloads, rounds));
       });
