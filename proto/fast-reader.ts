@@ -8,6 +8,9 @@ import protobuf from 'protobufjs/minimal.js';
 import { FastPathError } from './fast-writer.js';
 import type { JsonValue } from './types.js';
 
+/** Buffer's own UTF-8 methods (what protobufjs calls too), without toString's argument handling. */
+export type NodeBuffer = Buffer & { utf8Slice(start: number, end: number): string; utf8Write(text: string, offset: number): number };
+
 /** Decoding state shared by the compiled decoders of one top-level decode. */
 export class FastReader {
   pos = 0;
@@ -114,16 +117,7 @@ export function readString(r: FastReader, e: number): string {
   const s = r.pos;
   r.pos = e;
   if (!r.nodeBuffer) return protobuf.util.utf8.read(buf.subarray(s, e), 0, e - s); // its decoder reads past `end` on broken UTF-8
-  if (e - s < 24) {
-    let out = '';
-    for (let i = s; i < e; i++) {
-      const c = buf[i]!;
-      if (c >= 128) return buf.toString('utf8', s, e);
-      out += String.fromCharCode(c);
-    }
-    return out;
-  }
-  return buf.toString('utf8', s, e);
+  return (buf as NodeBuffer).utf8Slice(s, e);
 }
 
 /** Skips one field's value of wire type wt (groups and unknown wire types go to the reference walk). */

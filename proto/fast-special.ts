@@ -6,7 +6,7 @@
  */
 import { compareCodePoints } from './decode.js';
 import { FastPathError, type FastWriter } from './fast-writer.js';
-import { FastReader, readInt64, readLengthEnd, readString, readUint32, skipField, fastPathFail } from './fast-reader.js';
+import { FastReader, type NodeBuffer, readInt64, readLengthEnd, readString, readUint32, skipField, fastPathFail } from './fast-reader.js';
 import { formatRfc3339, GO_ZERO_TIME_SECONDS, parseGoDuration, parseRfc3339 } from './go-time.js';
 import { decodeSpecial, stringifyJson, type RawFields } from './special-types.js';
 import type { JsonObject, JsonValue, MessageSpec } from './types.js';
@@ -43,6 +43,15 @@ function parseTime(text: string): { seconds: number; nanos: number } {
 }
 
 const MAGIC0 = 0x6b;
+
+/** stringifyJson's text: JSON.stringify's own for JSON values, stringifyJson's where a bigint (int64 beyond 2^53) makes it throw. */
+function compactJson(value: JsonValue): string {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return stringifyJson(value);
+  }
+}
 
 function decodeTime(micro: boolean): FastDecoder {
   return (r, end, present) => {
@@ -109,7 +118,7 @@ const decodeRawJson: FastDecoder = (r, end) => {
   const buf = r.buf;
   if (e - s >= 4 && buf[s] === MAGIC0 && buf[s + 1] === 0x38 && buf[s + 2] === 0x73 && buf[s + 3] === 0) return r.decodeEnvelope(buf.subarray(s, e));
   try {
-    return JSON.parse(buf.toString('utf8', s, e)) as JsonValue;
+    return JSON.parse((buf as NodeBuffer).utf8Slice(s, e)) as JsonValue;
   } catch {
     return fastPathFail('embedded JSON');
   }
@@ -252,8 +261,7 @@ export function specialEncoder(spec: MessageSpec, lookup: FastLookup): FastEncod
       return (w, value) => {
         if (value === undefined || value === null) return;
         w.byte(10);
-        const text = stringifyJson(value);
-        w.string(text);
+        w.string(compactJson(value));
       };
     case 'schemaOrBool':
       return (w, value) => {

@@ -6,6 +6,8 @@
  * Buffer's own encoder, as it does).
  */
 
+import type { NodeBuffer } from './fast-reader.js';
+
 /** Any value the fast path does not write the way the reference walk would; the caller re-runs the reference for its error. */
 export class FastPathError extends Error {}
 
@@ -145,7 +147,7 @@ export class FastWriter {
     this.ensure(head + n * 3);
     const start = this.pos + head;
     const at = this.pos;
-    const len = this.buf.write(s, start);
+    const len = (this.buf as NodeBuffer).utf8Write(s, start);
     this.pos = start + len;
     this.finishLength(at, head, len);
   }
