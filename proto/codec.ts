@@ -18,7 +18,7 @@ import type { JsonObject, JsonValue } from './types.js';
 export { decodeEnvelope, encodeEnvelope, hasProtobufMagic, PROTOBUF_MAGIC, type Envelope, type EnvelopeTypeMeta } from './envelope.js';
 export { ProtobufError, type ProtobufErrorCode } from './errors.js';
 export { allKinds, hasMessage, kindsOfMessage, messageForKind } from './registry.js';
-export { messageForTypeMeta } from './reference.js';
+export { findMessageForTypeMeta, messageForTypeMeta } from './reference.js';
 export type { DecodeOptions } from './decode.js';
 export type { GroupVersionKind, JsonObject, JsonValue } from './types.js';
 

@@ -10,10 +10,25 @@ import { ProtobufError } from './errors.js';
 import { messageForKind, parseApiVersion } from './registry.js';
 import type { JsonObject, JsonValue } from './types.js';
 
+const byTypeMeta = new Map<string, Map<string, string | null>>();
+
+/** The message full name for an apiVersion/kind, or undefined when it has none (custom resources); memoised per apiVersion and kind. */
+export function findMessageForTypeMeta(apiVersion: string, kind: string): string | undefined {
+  let kinds = byTypeMeta.get(apiVersion);
+  let name = kinds?.get(kind);
+  if (name === undefined) {
+    const { group, version } = parseApiVersion(apiVersion);
+    name = (kind ? messageForKind(group, version, kind) : undefined) ?? null;
+    // Bounded: clients can send any apiVersion and kind, so past 1,000 of either the memo stops growing.
+    if (!kinds && byTypeMeta.size < 1000) byTypeMeta.set(apiVersion, (kinds = new Map()));
+    if (kinds && kinds.size < 1000) kinds.set(kind, name);
+  }
+  return name ?? undefined;
+}
+
 /** The message full name for an apiVersion/kind; throws ProtobufError('UnknownKind') when there is none. */
 export function messageForTypeMeta(apiVersion: string, kind: string): string {
-  const { group, version } = parseApiVersion(apiVersion);
-  const name = kind ? messageForKind(group, version, kind) : undefined;
+  const name = findMessageForTypeMeta(apiVersion, kind);
   if (!name) throw new ProtobufError('UnknownKind', `no protobuf message for kind ${JSON.stringify(kind)} in ${JSON.stringify(apiVersion)}`);
   return name;
 }
