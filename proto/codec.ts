@@ -2,18 +2,23 @@
  * The Kubernetes Protobuf codec: whole objects in and out of `application/vnd.kubernetes.protobuf`
  * bodies (envelope + message), using the group/version/kind table generated from the API data.
  * This is the module the rest of the server imports; the pieces live beside it (envelope.ts,
- * decode.ts, encode.ts, special-types.ts, registry.ts).
+ * fast-*.ts, special-types.ts, registry.ts).
+ *
+ * Every call runs the compiled codec (fast-codec.ts) first; where it declines (errors, unusual
+ * encodings) the reference walk (reference.ts: decode.ts, encode.ts) runs instead and gives the
+ * result or the typed error with its field path. Both produce the same bytes and objects
+ * (proto/fast-codec.test.ts checks that).
  */
-import { protobufToJson as decodeMessage, type DecodeOptions } from './decode.js';
-import { jsonToProtobuf as encodeMessage } from './encode.js';
-import { decodeEnvelope, encodeEnvelope } from './envelope.js';
+import type { DecodeOptions } from './decode.js';
+import { fastDecodeObject, fastEncodeObject, fastJsonToProtobuf, fastProtobufToJson } from './fast-codec.js';
 import { ProtobufError } from './errors.js';
-import { messageForKind, parseApiVersion } from './registry.js';
+import { messageForTypeMeta, referenceDecodeObject, referenceEncodeObject, referenceJsonToProtobuf, referenceProtobufToJson } from './reference.js';
 import type { JsonObject, JsonValue } from './types.js';
 
 export { decodeEnvelope, encodeEnvelope, hasProtobufMagic, PROTOBUF_MAGIC, type Envelope, type EnvelopeTypeMeta } from './envelope.js';
 export { ProtobufError, type ProtobufErrorCode } from './errors.js';
 export { allKinds, hasMessage, kindsOfMessage, messageForKind } from './registry.js';
+export { findMessageForTypeMeta, messageForTypeMeta } from './reference.js';
 export type { DecodeOptions } from './decode.js';
 export type { GroupVersionKind, JsonObject, JsonValue } from './types.js';
 
@@ -25,20 +30,20 @@ export type ObjectDecodeOptions = Omit<DecodeOptions, 'decodeEnvelope'>;
  * serve it. RawExtensions holding a nested envelope are decoded as objects.
  */
 export function protobufToJson(messageFullName: string, bytes: Uint8Array, options: ObjectDecodeOptions = {}): JsonValue {
-  return decodeMessage(messageFullName, bytes, { ...options, decodeEnvelope: (b) => decodeObject(b, options) });
+  try {
+    return fastProtobufToJson(messageFullName, bytes, options.bigints ?? false, (b) => decodeObject(b, options));
+  } catch {
+    return referenceProtobufToJson(messageFullName, bytes, options);
+  }
 }
 
 /** Encodes the JSON form of one message to its wire bytes (no envelope). */
 export function jsonToProtobuf(messageFullName: string, obj: JsonValue): Uint8Array {
-  return encodeMessage(messageFullName, obj);
-}
-
-/** The message full name for an apiVersion/kind; throws ProtobufError('UnknownKind') when there is none. */
-export function messageForTypeMeta(apiVersion: string, kind: string): string {
-  const { group, version } = parseApiVersion(apiVersion);
-  const name = kind ? messageForKind(group, version, kind) : undefined;
-  if (!name) throw new ProtobufError('UnknownKind', `no protobuf message for kind ${JSON.stringify(kind)} in ${JSON.stringify(apiVersion)}`);
-  return name;
+  try {
+    return fastJsonToProtobuf(messageFullName, obj);
+  } catch {
+    return referenceJsonToProtobuf(messageFullName, obj);
+  }
 }
 
 /**
@@ -47,19 +52,17 @@ export function messageForTypeMeta(apiVersion: string, kind: string): string {
  * Malformed, UnknownKind).
  */
 export function decodeObject(buf: Uint8Array, options: ObjectDecodeOptions = {}): JsonObject {
-  const envelope = decodeEnvelope(buf);
-  if (envelope.contentEncoding) {
-    throw new ProtobufError('Malformed', `unsupported envelope contentEncoding ${JSON.stringify(envelope.contentEncoding)}`);
+  try {
+    return fastDecodeObject(buf, options.bigints ?? false, messageForTypeMeta, (b) => decodeObject(b, options));
+  } catch {
+    return referenceDecodeObject(buf, options);
   }
-  const message = messageForTypeMeta(envelope.apiVersion, envelope.kind);
-  const body = protobufToJson(message, envelope.raw, options) as JsonObject;
-  return { kind: envelope.kind, apiVersion: envelope.apiVersion, ...body };
 }
 
 /**
  * Encodes an object's JSON form (which must carry `apiVersion` and `kind`) into a whole Protobuf
  * body, byte for byte as kube-apiserver writes it where the presence rules allow (proto/README.md).
- * Does not mutate `obj`.
+ * Does not mutate `obj`. The result is a Buffer of its own.
  */
 export function encodeObject(obj: JsonObject): Uint8Array {
   const apiVersion = obj['apiVersion'];
@@ -68,5 +71,9 @@ export function encodeObject(obj: JsonObject): Uint8Array {
     throw new ProtobufError('UnknownKind', 'object has no string apiVersion and kind');
   }
   const message = messageForTypeMeta(apiVersion, kind);
-  return encodeEnvelope({ apiVersion, kind }, encodeMessage(message, obj));
+  try {
+    return fastEncodeObject(message, apiVersion, kind, obj);
+  } catch {
+    return referenceEncodeObject(obj);
+  }
 }

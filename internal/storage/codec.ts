@@ -9,7 +9,7 @@
  */
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import type { KubeObject } from '../../api/meta/types.js';
-import { decodeObject, encodeObject, messageForTypeMeta } from '../../proto/codec.js';
+import { decodeObject, encodeObject, findMessageForTypeMeta } from '../../proto/codec.js';
 import { hasProtobufMagic } from '../../proto/envelope.js';
 import type { JsonObject } from '../../proto/types.js';
 import { StorageError } from './errors.js';
@@ -94,23 +94,14 @@ export const yamlCodec: StorageCodec = {
 export const protobufCodec: StorageCodec = {
   encode(obj) {
     const stored = forStorage(obj);
-    if (typeof stored.apiVersion !== 'string' || typeof stored.kind !== 'string' || !hasMessageFor(stored.apiVersion, stored.kind)) {
+    if (typeof stored.apiVersion !== 'string' || typeof stored.kind !== 'string' || !findMessageForTypeMeta(stored.apiVersion, stored.kind)) {
       return Buffer.from(JSON.stringify(stored));
     }
     const bytes = encodeObject(stored as unknown as JsonObject);
-    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   },
   decode: decodeStored,
 };
-
-function hasMessageFor(apiVersion: string, kind: string): boolean {
-  try {
-    messageForTypeMeta(apiVersion, kind);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The media types --storage-media-type accepts. */
 export const storageMediaTypes = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'] as const;
