@@ -7,9 +7,9 @@
  * removed and, with compress, the rest gzipped to `<backup>.gz`. A line longer than maxSize is
  * refused, as lumberjack refuses it.
  *
- * Writes are queued: lines that arrive in the same turn of the event loop, or while a write is
- * under way, leave together in the next one (never across a rotation), so a busy server pays one
- * write per batch of events, and each line's promise settles once its bytes were written (or failed).
+ * Writes are queued: lines that arrive while a write is under way leave together in the next one
+ * (never across a rotation), so a busy server pays one write per batch of events, and each line's
+ * promise settles once its bytes were written (or failed).
  */
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
@@ -98,13 +98,11 @@ export class RotatingFile implements LogSink {
   }
 
   /**
-   * Drains from the end of this turn of the event loop, so that the events of every request handled
-   * in it leave in one write rather than one each. The queue is checked and draining cleared in one
-   * step: a line queued at any moment before is written by this run, any later one starts the next.
+   * Drains until the queue is empty. The queue is checked and draining cleared in one step: a line
+   * queued at any moment before is written by this run, any later one starts the next.
    */
   private async drainSoon(): Promise<void> {
     try {
-      await new Promise<void>((r) => setImmediate(r));
       do await this.drain();
       while (this.queue.length > 0);
     } finally {
