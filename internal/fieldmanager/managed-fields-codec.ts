@@ -30,24 +30,42 @@ export interface ManagerIdentity {
   subresource?: string;
 }
 
+// Identifiers repeat from write to write (the same few managers), so building one and reading
+// one back are remembered; a busy server sees a handful, a cap keeps a hostile mix bounded.
+const memoLimit = 4096;
+const built = new Map<string, string>();
+const parsed = new Map<string, Readonly<ManagerIdentity> | undefined>();
+
+function remember<V>(memo: Map<string, V>, key: string, value: V): V {
+  if (memo.size >= memoLimit) memo.clear();
+  memo.set(key, value);
+  return value;
+}
+
 /** BuildManagerIdentifier: the entry as Go marshals it without fields, time and (for appliers) apiVersion. */
 export function buildManagerIdentifier(e: ManagerIdentity): string {
+  const key = `${e.manager ?? ''}\u0000${e.operation ?? ''}\u0000${e.apiVersion ?? ''}\u0000${e.subresource ?? ''}`;
+  const known = built.get(key);
+  if (known !== undefined) return known;
   const parts: string[] = [];
   if (e.manager) parts.push(`"manager":${goJSONString(e.manager)}`);
   if (e.operation) parts.push(`"operation":${goJSONString(e.operation)}`);
   if (e.apiVersion && e.operation !== 'Apply') parts.push(`"apiVersion":${goJSONString(e.apiVersion)}`);
   if (e.subresource) parts.push(`"subresource":${goJSONString(e.subresource)}`);
-  return `{${parts.join(',')}}`;
+  return remember(built, key, `{${parts.join(',')}}`);
 }
 
-/** The identity encoded in a manager identifier (empty when it is not one). */
-export function parseManagerIdentifier(id: string): ManagerIdentity | undefined {
+/** The identity encoded in a manager identifier (empty when it is not one); shared and frozen: callers read it only. */
+export function parseManagerIdentifier(id: string): Readonly<ManagerIdentity> | undefined {
+  if (parsed.has(id)) return parsed.get(id);
+  let out: Readonly<ManagerIdentity> | undefined;
   try {
     const v = JSON.parse(id) as unknown;
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as ManagerIdentity) : undefined;
+    out = typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.freeze(v as ManagerIdentity) : undefined;
   } catch {
-    return undefined;
+    out = undefined;
   }
+  return remember(parsed, id, out);
 }
 
 /** printManager: how conflict messages name a manager (`"m"`, `"m" using apps/v1`, `"m" with subresource "status"`). */
@@ -137,7 +155,15 @@ export function isResetManagedFields(entries: unknown): boolean {
   return false;
 }
 
+let lastSecond = Number.NaN;
+let lastText = '';
+
 /** Formats a time as metav1.Time does on the wire (RFC 3339, UTC, seconds). */
 export function rfc3339(now: Date): string {
-  return now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const second = Math.floor(now.getTime() / 1000);
+  if (second !== lastSecond) {
+    lastText = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    lastSecond = second;
+  }
+  return lastText;
 }

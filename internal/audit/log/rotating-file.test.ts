@@ -96,6 +96,22 @@ describe('audit log rotation (lumberjack)', () => {
     assert.deepEqual(ids, ['1', '2', '3', '4']);
   });
 
+  it('writes a line queued in the moments after an earlier one settled (any microtask depth)', async () => {
+    const filename = join(dir, 'e', 'audit.log');
+    const f = new RotatingFile({ filename, maxSizeMB: 0, maxBackups: 0, maxAgeDays: 0, compress: false });
+    // A request's next event can come a few microtasks after its last one was written: each depth
+    // is one such moment; a line queued while the drain was ending used to wait forever.
+    for (let depth = 0; depth < 8; depth++) {
+      await f.write(`a${depth}\n`).then(async () => {
+        for (let i = 0; i < depth; i++) await null;
+        await f.write(`b${depth}\n`);
+      });
+    }
+    await f.close();
+    const lines = (await readFile(filename, 'utf8')).trim().split('\n');
+    assert.deepEqual(lines, Array.from({ length: 8 }, (_, d) => [`a${d}`, `b${d}`]).flat());
+  });
+
   it('refuses a log path it cannot create (ensureLogFile)', async () => {
     const blocked = join(dir, 'file');
     await writeFile(blocked, '');

@@ -85,7 +85,7 @@ export class RotatingFile implements LogSink {
   write(line: string): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ bytes: Buffer.from(line), resolve, reject });
-      this.draining ??= this.drain().finally(() => (this.draining = undefined));
+      this.draining ??= this.drainSoon();
     });
   }
 
@@ -95,6 +95,19 @@ export class RotatingFile implements LogSink {
     const file = this.file;
     this.file = undefined;
     await file?.close();
+  }
+
+  /**
+   * Drains until the queue is empty. The queue is checked and draining cleared in one step: a line
+   * queued at any moment before is written by this run, any later one starts the next.
+   */
+  private async drainSoon(): Promise<void> {
+    try {
+      do await this.drain();
+      while (this.queue.length > 0);
+    } finally {
+      this.draining = undefined;
+    }
   }
 
   private async drain(): Promise<void> {

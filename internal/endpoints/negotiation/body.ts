@@ -9,6 +9,7 @@ import type { KubeObject } from '../../../api/meta/types.js';
 import { newBadRequest, newRequestEntityTooLarge } from '../../apierrors/factories.js';
 import { decodeObject, ProtobufError } from '../../../proto/codec.js';
 import type { BodyEncoding } from './media-type.js';
+import { parseJsonAsYaml } from './json-as-yaml.js';
 import { parseStrictJson } from './strict-json.js';
 
 /** kube-apiserver's default --max-request-body-bytes equivalent for resource writes. */
@@ -82,6 +83,8 @@ export function parseBodyStrict(body: Buffer, encoding: BodyEncoding): ParsedBod
   }
   const text = body.toString('utf8');
   if (encoding === 'yaml') {
+    const json = parseJsonAsYaml(text);
+    if (json) return { value: json.value, duplicateFields: [], yamlDuplicates: [], fromYaml: true };
     let value: unknown;
     try {
       value = yamlParse(text, { version: '1.1', uniqueKeys: false, maxAliasCount: 100 }) as unknown;

@@ -14,8 +14,50 @@ export interface StrictJson {
 /** A syntax error with JSON.parse's kind of message. */
 export class JsonSyntaxError extends SyntaxError {}
 
+/** How many object keys value holds, all levels together (a repeated key counted once). */
+export function countKeys(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0;
+  let n = 0;
+  if (Array.isArray(value)) {
+    for (const v of value) n += countKeys(v);
+    return n;
+  }
+  for (const k in value as Record<string, unknown>) n += 1 + countKeys((value as Record<string, unknown>)[k]);
+  return n;
+}
+
+// A string token, escapes included (run only over text JSON.parse accepted).
+const stringToken = /"(?:[^"\\]|\\.)*"/g;
+
+/**
+ * The common case first: JSON.parse, certified free of repeated keys when the value holds as many
+ * keys as the text names. Undefined when the text is not JSON, repeats a key, or names __proto__
+ * (which JSON.parse keeps as a key and the walk below does not).
+ */
+function parseUnique(text: string): unknown {
+  if (text.includes('__proto__')) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  let keys = 0;
+  stringToken.lastIndex = 0;
+  for (let m = stringToken.exec(text); m; m = stringToken.exec(text)) {
+    const after = m.index + m[0].length;
+    let j = after;
+    while (j < text.length && (text.charCodeAt(j) === 0x20 || text.charCodeAt(j) === 0x0a || text.charCodeAt(j) === 0x0d || text.charCodeAt(j) === 0x09)) j++;
+    if (text.charCodeAt(j) === 0x3a) keys++;
+  }
+  return countKeys(value) === keys ? value : undefined;
+}
+
 /** Parses text; throws JsonSyntaxError on malformed input. */
 export function parseStrictJson(text: string): StrictJson {
+  const unique = parseUnique(text);
+  if (unique !== undefined) return { value: unique, duplicates: [] };
   const duplicates: string[] = [];
   let i = 0;
   const n = text.length;

@@ -50,3 +50,13 @@ describe('time.Parse(metav1.RFC3339Micro) errors (metav1.MicroTime)', () => {
     test(JSON.stringify(value), () => assert.equal(timeParseError(value, rfc3339Micro), want));
   }
 });
+
+test('canonical UTC times: valid dates parse, impossible ones keep Go’s range errors', () => {
+  for (const v of ['2024-02-29T23:59:59Z', '2000-02-29T00:00:00Z', '0000-02-29T12:00:00Z', '2023-12-31T00:00:00Z', '2023-04-30T10:20:30Z']) assert.equal(timeParseError(v, rfc3339), undefined, v);
+  assert.equal(timeParseError('2024-02-29T23:59:59.123456Z', rfc3339Micro), undefined);
+  assert.equal(timeParseError('2023-02-29T00:00:00Z', rfc3339), 'parsing time "2023-02-29T00:00:00Z": day out of range');
+  assert.equal(timeParseError('1900-02-29T00:00:00Z', rfc3339), 'parsing time "1900-02-29T00:00:00Z": day out of range');
+  assert.equal(timeParseError('2023-04-31T00:00:00Z', rfc3339), 'parsing time "2023-04-31T00:00:00Z": day out of range');
+  assert.equal(timeParseError('2023-13-01T00:00:00Z', rfc3339), 'parsing time "2023-13-01T00:00:00Z": month out of range');
+  assert.equal(timeParseError('2023-01-01T00:00:00.12345Z', rfc3339Micro) !== undefined, true);
+});

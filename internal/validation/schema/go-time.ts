@@ -119,11 +119,29 @@ function skip(value: Uint8Array, prefix: string): Uint8Array | undefined {
   return v;
 }
 
+// What the server itself writes (UTC, "Z"), the value nearly every write carries: checked whole.
+const canonicalTime = /^(\d{4})-(\d\d)-(\d\d)T([01]\d|2[0-3]):[0-5]\d:[0-5]\dZ$/;
+const canonicalMicroTime = /^(\d{4})-(\d\d)-(\d\d)T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{6}Z$/;
+
+/** Whether value is a canonical UTC time of layout whose date exists (time.Parse accepts it). */
+function canonicalUtc(value: string, layout: string): boolean {
+  const m = (layout === rfc3339 ? canonicalTime : canonicalMicroTime).exec(value);
+  if (!m) return false;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+  return day <= days;
+}
+
 /**
  * The error time.Parse(layout, value) returns, or undefined when it parses. Only the layouts
  * rfc3339 and rfc3339Micro are supported.
  */
 export function timeParseError(value: string, layout: typeof rfc3339 | typeof rfc3339Micro): string | undefined {
+  if (canonicalUtc(value, layout)) return undefined;
   const all = encoder.encode(value);
   const chunks = layout === rfc3339 ? rfc3339Chunks : rfc3339MicroChunks;
   let v: Uint8Array = all;
