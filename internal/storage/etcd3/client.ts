@@ -24,6 +24,7 @@ import { createSecureContext } from 'node:tls';
 import * as grpc from '@grpc/grpc-js';
 import { Etcd3, GRPCUnavailableError, type IOptions } from 'etcd3';
 import { watchFiles, type FileWatch } from '../../server/tls/file-watch.js';
+import { MemberBreaker } from './member-breaker.js';
 
 /** The TLS files of kube's storagebackend TransportConfig ("" when not given). */
 export interface EtcdTlsFiles {
@@ -122,7 +123,7 @@ export class EtcdClientFactory {
         // (e.g. the TLS error), not the state another client left a shared connection in.
         ...(purpose === 'probe' ? { 'grpc.use_local_subchannel_pool': 1 } : {}),
       },
-      ...(purpose === 'probe' ? { faultHandling: { host: () => callOnce, global: callOnce } } : {}),
+      faultHandling: purpose === 'probe' ? { host: () => callOnce, global: callOnce } : { host: (h: string) => new MemberBreaker(h) as unknown as FaultPolicy },
     };
     const client = new Etcd3(options);
     if (secure && this.credentials) setCredentials(client, this.credentials);
