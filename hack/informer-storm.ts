@@ -3,18 +3,21 @@
  * objects (ConfigMaps and Secrets in several namespaces), then per round a fresh API server child
  * and, as soon as it says it serves, 100 informer-style clients (client-go's reflector: LIST
  * resourceVersion=0&limit=500 following continue, then WATCH from the list's resourceVersion;
- * a 429 is retried after its Retry-After, as client-go does). Prints how long until all 100 are
+ * a 429 or 503 is retried after its Retry-After, as client-go does). Prints how long until all 100 are
  * watching. With --compare DIST, rounds alternate between this build and the server of another
  * build's dist/ (A/B in one run, on one etcd).
  *
- *   node dist/hack/informer-storm.js [--rounds 2] [--compare /tmp/old/dist] [--data-dir DIR]
+ * With --early the informers start as soon as the server listens, while its caches still load.
+ *
+ *   node dist/hack/informer-storm.js [--rounds 2] [--compare /tmp/old/dist] [--data-dir DIR] [--early]
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fork } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Etcd3 } from 'etcd3';
 import { ensureNamespace, newClient, type Client } from '../bench/client.js';
 import { collectionPath, configMap, pod } from '../bench/objects.js';
@@ -34,6 +37,43 @@ const others = [
 ] as const;
 
 type Spawn = typeof spawnHere;
+type Handle = Pick<Awaited<ReturnType<Spawn>>, 'port' | 'ca' | 'pid' | 'stop'>;
+
+/**
+ * --early: a server child (this script with --serve DIST) that reports its port as soon as it
+ * listens, before it is ready, so that the informers arrive while its caches load.
+ */
+function spawnEarly(dist: string): Spawn {
+  return (async (config: { etcdEndpoint: string; certDir: string }) => {
+    const child = fork(fileURLToPath(import.meta.url), ['--serve', dist, config.etcdEndpoint, config.certDir], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const msg = await new Promise<{ port: number; ca: string }>((ok, fail) => {
+      child.once('message', (m) => ok(m as { port: number; ca: string }));
+      child.once('exit', () => fail(new Error('server child exited before it listened')));
+    });
+    const handle: Handle = {
+      port: msg.port,
+      ca: msg.ca,
+      pid: child.pid ?? -1,
+      stop: async () => {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      },
+    };
+    return handle;
+  }) as unknown as Spawn;
+}
+
+/** The --serve child: an API server from dist's build, announced as soon as it listens. */
+async function serve(dist: string, etcdEndpoint: string, certDir: string): Promise<void> {
+  const { startServer } = (await import(pathToFileURL(join(dist, 'internal/server/server.js')).href)) as typeof import('../internal/server/server.js');
+  const { testServerOptions } = (await import(pathToFileURL(join(dist, 'test/support/server.js')).href)) as typeof import('../test/support/server.js');
+  const { createLogger } = (await import(pathToFileURL(join(dist, 'internal/observability/logging.js')).href)) as typeof import('../internal/observability/logging.js');
+  const { freePort } = (await import(pathToFileURL(join(dist, 'hack/local-etcd.js')).href)) as typeof import('./local-etcd.js');
+  const server = await startServer(testServerOptions(etcdEndpoint, await freePort(), certDir), createLogger(0, true));
+  process.on('SIGTERM', () => void server.stop().finally(() => process.exit(0)));
+  process.send?.({ port: server.port, ca: server.certificate.ca ?? server.certificate.cert });
+}
 
 const argv = process.argv.slice(2);
 const opt = (name: string): string | undefined => {
@@ -88,7 +128,7 @@ async function seed(endpoint: string, certDir: string): Promise<void> {
   }
 }
 
-/** One request, retried after Retry-After while the server answers 429 (client-go's rest client). */
+/** One request, retried after Retry-After while the server answers 429 or 503 (client-go's rest client). */
 async function streamRetrying(client: Client, path: string, onChunk: (c: Buffer) => void, onOk?: () => void, counts?: Map<number, number>): Promise<{ status: number; head: Buffer }> {
   for (;;) {
     let head = Buffer.alloc(0);
@@ -106,7 +146,8 @@ async function streamRetrying(client: Client, path: string, onChunk: (c: Buffer)
         if (res.statusCode === 200) onOk?.();
       },
     );
-    if (status !== 429) return { status, head };
+    // client-go retries both after Retry-After (1 s when the server gives none).
+    if (status !== 429 && status !== 503) return { status, head };
     await new Promise((r) => setTimeout(r, retryAfter * 1000));
   }
 }
@@ -169,6 +210,8 @@ async function round(spawn: Spawn, label: string, endpoint: string, certDir: str
 }
 
 async function main(): Promise<void> {
+  if (opt('--serve')) return await serve(argv[1] as string, argv[2] as string, argv[3] as string);
+  const early = argv.includes('--early');
   const rounds = Number(opt('--rounds') ?? '2');
   const compare = opt('--compare');
   const dataDir = opt('--data-dir');
@@ -178,8 +221,9 @@ async function main(): Promise<void> {
     const t = performance.now();
     await seed(etcd.endpoint, certDir);
     process.stdout.write(`seeded in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
-    const variants: Array<{ label: string; spawn: Spawn }> = [{ label: 'this build', spawn: spawnHere }];
-    if (compare) {
+    const variants: Array<{ label: string; spawn: Spawn }> = [{ label: 'this build', spawn: early ? spawnEarly(resolve(fileURLToPath(import.meta.url), '../..')) : spawnHere }];
+    if (compare && early) variants.push({ label: `compare (${compare})`, spawn: spawnEarly(resolve(compare)) });
+    else if (compare) {
       const mod = (await import(pathToFileURL(join(resolve(compare), 'bench/server-handle.js')).href)) as { spawnServer: Spawn };
       variants.push({ label: `compare (${compare})`, spawn: mod.spawnServer });
     }
