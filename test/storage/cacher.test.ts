@@ -1,7 +1,8 @@
 /**
  * The watch cache: the storage contract against it (as against etcd), and what only a cache has:
  * serving from memory without etcd reads, the event window and its 410, slow watchers ended
- * without the server's memory growing, the pod index, paging over snapshots, and the
+ * without the server's memory growing, the pod index, paging over snapshots, start-up (paged
+ * initial lists, lists waiting for a loading cache, etcd's continue tokens), and the
  * --watch-cache-sizes rules.
  */
 import assert from 'node:assert/strict';
@@ -218,6 +219,76 @@ describe('watch cache', () => {
     await cache.waitReady();
     await cache.create('/configmaps/ns/b', cm('b'));
     await until(() => encodedCount(cache) === 2);
+  });
+});
+
+describe('watch cache start-up', () => {
+  it('loads its initial state in pages at one revision', async () => {
+    const etcd = new Etcd3Store(fx.client, { prefix: uniquePrefix('cache'), codec: jsonCodec });
+    for (const n of ['a', 'b', 'c', 'd', 'e']) await etcd.create(`/configmaps/ns/${n}`, cm(n));
+    const rev = await etcd.currentRevision();
+    const pages: number[] = [];
+    const orig = etcd.getList.bind(etcd);
+    etcd.getList = async (key, opts) => {
+      const r = await orig(key, opts);
+      pages.push(r.items.length);
+      return r;
+    };
+    const cache = new Cacher({ keyPrefix: '/configmaps', source: etcd, initialListPageSize: 2 });
+    made.push(cache);
+    await cache.waitReady();
+    assert.deepEqual(pages, [2, 2, 1]);
+    const all = await cache.getList('/configmaps', listOpts());
+    assert.deepEqual(all.items.map((i) => i.metadata.name), ['a', 'b', 'c', 'd', 'e']);
+    assert.equal(all.resourceVersion, rev);
+  });
+
+  it('a paged list waits for a cache that is loading and is served by it, one etcd list for all', async () => {
+    const etcd = new Etcd3Store(fx.client, { prefix: uniquePrefix('cache'), codec: jsonCodec });
+    for (const n of ['a', 'b', 'c']) await etcd.create(`/configmaps/ns/${n}`, cm(n));
+    let release = (): void => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const orig = etcd.getList.bind(etcd);
+    let lists = 0;
+    etcd.getList = async (key, opts) => {
+      lists++;
+      await gate;
+      return await orig(key, opts);
+    };
+    const cache = new Cacher({ keyPrefix: '/configmaps', source: etcd, notReadyWaitMs: 5000 });
+    made.push(cache);
+    const pages = Array.from({ length: 10 }, () => cache.getList('/configmaps', listOpts({ predicate: { ...everything, limit: 2 } })));
+    await new Promise((r) => setTimeout(r, 50));
+    release();
+    for (const p of await Promise.all(pages)) {
+      assert.deepEqual(p.items.map((i) => i.metadata.name), ['a', 'b']);
+      assert.ok(p.encodedItems, 'served from the cache');
+    }
+    assert.equal(lists, 1, "only the cache's own list reached etcd");
+  });
+
+  it("a continue token from etcd is served from the cache when nothing changed since its revision, else by etcd", async () => {
+    const { cache, etcd } = await newCache();
+    for (const n of ['a', 'b', 'c', 'd']) await cache.create(`/configmaps/ns/${n}`, cm(n));
+    await until(() => encodedCount(cache) === 4);
+    // The first page as etcd gives it while a cache is not ready.
+    const first = await etcd.getList('/configmaps/ns', listOpts({ resourceVersion: '', predicate: { ...everything, limit: 2 } }));
+    const reads = counting(etcd);
+    const next = await cache.getList('/configmaps/ns', listOpts({ resourceVersion: '', predicate: { ...everything, limit: 1, continueToken: first.continueToken } }));
+    assert.deepEqual(next.items.map((i) => i.metadata.name), ['c']);
+    assert.equal(next.resourceVersion, first.resourceVersion);
+    assert.equal(next.remainingItemCount, 1);
+    assert.equal(reads.reads(), 0, 'served from memory');
+    // After a change under the prefix, the state at the token's revision is etcd's to give.
+    await cache.delete('/configmaps/ns/c', {});
+    await until(() => encodedCount(cache) === 3);
+    const again = await etcd.getList('/configmaps/ns', listOpts({ resourceVersion: '', predicate: { ...everything, limit: 2 } }));
+    await cache.create('/configmaps/ns/e', cm('e'));
+    await until(() => encodedCount(cache) === 4);
+    const readsBefore = reads.reads();
+    const rest = await cache.getList('/configmaps/ns', listOpts({ resourceVersion: '', predicate: { ...everything, continueToken: again.continueToken } }));
+    assert.deepEqual(rest.items.map((i) => i.metadata.name), ['d'], 'e came after the token');
+    assert.equal(reads.reads() - readsBefore, 1, 'read from etcd');
   });
 });
 

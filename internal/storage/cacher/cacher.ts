@@ -35,6 +35,7 @@ import type {
 } from '../interface.js';
 import { compareByteOrder } from '../../selectors/byte-order.js';
 import { CachedWatchEvent, encodeForCache, lowerBound, materialize, prefixEndIndex, type CachedEntry } from './entries.js';
+import type { InitQueue, InitTicket } from './init-queue.js';
 import { CacheWatcher, type WatcherHost } from './watcher.js';
 import { WriteOffers } from './offers.js';
 import { attachEncodedJson } from '../encoded.js';
@@ -84,6 +85,10 @@ export interface CacherOptions {
   readonly freshnessTimeoutMs?: number;
   /** How long a request waits for a (re)initializing cache before its 429 (default 3 s). */
   readonly notReadyWaitMs?: number;
+  /** Where the cache waits for its turn to load (the server's caches share one); absent: it loads at once. */
+  readonly initQueue?: InitQueue;
+  /** Objects per page of the initial list (kube's reflector: 10,000). */
+  readonly initialListPageSize?: number;
   readonly log?: (message: string) => void;
   /**
    * The ConsistentListFromCache gate (kube 1.33: on): a list at the most recent version ("") is
@@ -102,6 +107,12 @@ interface WindowEvent {
   /** The state before, when there was one. */
   readonly prev: CachedEntry | undefined;
   readonly at: number;
+}
+
+/** What a cache loads before it serves: its entries in key order and the revision they were read at. */
+interface InitialState {
+  readonly pairs: readonly CachedEntry[];
+  readonly resourceVersion: string;
 }
 
 /** A paging snapshot: the sorted keys and entries at one revision. */
@@ -181,6 +192,9 @@ export class Cacher implements Storage, WatcherHost {
   private freshCheck: Promise<{ revision: bigint; count: number; maxModRevision: bigint }> | undefined;
 
   private isReady = false;
+  /** Loads that failed before the cache had its state (a cache that cannot fill is not waited for). */
+  private failedLoads = 0;
+  private readonly ticket: InitTicket | undefined;
   private readyWaiters: Array<() => void> = [];
   private stopped = false;
   private sourceWatch: StorageWatch | undefined;
@@ -190,7 +204,8 @@ export class Cacher implements Storage, WatcherHost {
     this.opts = opts;
     this.source = opts.source;
     this.keyPrefix = opts.keyPrefix.endsWith('/') ? opts.keyPrefix : `${opts.keyPrefix}/`;
-    void this.run();
+    this.ticket = opts.initQueue?.enqueue(() => void this.run());
+    if (!this.ticket) void this.run();
     this.bookmarkTimer = setInterval(() => this.sendBookmarks(), opts.bookmarkIntervalMs ?? 60_000);
     this.bookmarkTimer.unref();
   }
@@ -208,6 +223,7 @@ export class Cacher implements Storage, WatcherHost {
   /** Stops the cache: its etcd watch ends and every watcher's stream ends. */
   stop(): void {
     this.stopped = true;
+    this.ticket?.done();
     if (this.bookmarkTimer) clearInterval(this.bookmarkTimer);
     this.sourceWatch?.stop();
     this.terminateAll();
@@ -218,12 +234,13 @@ export class Cacher implements Storage, WatcherHost {
   private async run(): Promise<void> {
     let backoffMs = 100;
     while (!this.stopped) {
+      let loaded = false;
       try {
-        // Released once the cache holds it: the decoded objects must not live as long as the watch.
-        let list: ListResult | undefined = await this.source.getList(this.keyPrefix, { resourceVersion: '', resourceVersionMatch: '', predicate: everything, recursive: true });
+        // Released once the cache holds it: the entries are the cache's, the page's objects are gone.
+        let initial: InitialState | undefined = await this.listInitial();
         if (this.stopped) return;
         const watch = await this.source.watch(this.keyPrefix, {
-          resourceVersion: list.resourceVersion,
+          resourceVersion: initial.resourceVersion,
           resourceVersionMatch: '',
           predicate: everything,
           recursive: true,
@@ -236,8 +253,10 @@ export class Cacher implements Storage, WatcherHost {
           return;
         }
         this.sourceWatch = watch;
-        this.replace(list);
-        list = undefined;
+        this.replace(initial);
+        initial = undefined;
+        loaded = true;
+        this.ticket?.done();
         backoffMs = 100;
         for await (const ev of watch) {
           if (this.stopped) break;
@@ -255,6 +274,11 @@ export class Cacher implements Storage, WatcherHost {
         throw new Error('the etcd watch ended');
       } catch (err) {
         if (this.stopped) return;
+        if (!loaded) {
+          this.failedLoads++;
+          // Its slot goes to the next cache; this one retries outside the queue.
+          this.ticket?.done();
+        }
         this.opts.log?.(`watch cache ${this.keyPrefix}: ${(err as Error).message}; re-listing`);
         this.sourceWatch?.stop();
         this.sourceWatch = undefined;
@@ -271,15 +295,41 @@ export class Cacher implements Storage, WatcherHost {
     return idx ? { key, rv, bytes: encodeForCache(obj), indexValue: idx.valueOf(obj) } : { key, rv, bytes: encodeForCache(obj) };
   }
 
-  private replace(list: ListResult): void {
-    const keys = list.keys ?? [];
-    const items = list.items;
+  /**
+   * The resource's state for the cache: entries read in pages at one revision (as kube's reflector
+   * pages its list), each page made into entries at once so that its decoded objects go. Between
+   * pages the cache yields to a cache a request waits for.
+   */
+  private async listInitial(): Promise<InitialState> {
     const pairs: CachedEntry[] = [];
-    for (let i = 0; i < items.length; i++) {
-      const key = keys[i];
-      if (key === undefined) throw new Error('the store gave no keys with its list');
-      pairs.push(this.makeEntry(key, items[i] as KubeObject));
-    }
+    const limit = this.opts.initialListPageSize ?? 10_000;
+    let continueToken: string | undefined;
+    let resourceVersion = '';
+    do {
+      await this.ticket?.turn();
+      if (this.stopped) break;
+      const page = await this.source.getList(this.keyPrefix, {
+        resourceVersion: '',
+        resourceVersionMatch: '',
+        predicate: { ...everything, limit, ...(continueToken ? { continueToken } : {}) },
+        recursive: true,
+      });
+      // Later pages are read at the first one's revision (their continue tokens carry it).
+      if (!continueToken) resourceVersion = page.resourceVersion;
+      const keys = page.keys ?? [];
+      const items = page.items;
+      for (let i = 0; i < items.length; i++) {
+        const key = keys[i];
+        if (key === undefined) throw new Error('the store gave no keys with its list');
+        pairs.push(this.makeEntry(key, items[i] as KubeObject));
+      }
+      continueToken = page.continueToken;
+    } while (continueToken);
+    return { pairs, resourceVersion };
+  }
+
+  private replace(state: InitialState): void {
+    const pairs = state.pairs;
     this.entries = new Map(pairs.map((e) => [e.key, e]));
     this.sortedKeys = pairs.map((e) => e.key);
     this.index = new Map();
@@ -287,9 +337,10 @@ export class Cacher implements Storage, WatcherHost {
     this.window = [];
     this.windowHead = 0;
     this.snapshots.clear();
-    this.rv = Number(list.resourceVersion);
+    this.rv = Number(state.resourceVersion);
     this.oldestRv = this.rv;
     this.isReady = true;
+    this.failedLoads = 0;
     this.opts.metrics?.initialized?.();
     this.opts.metrics?.resourceVersion?.(this.rv);
     for (const r of this.readyWaiters.splice(0)) r();
@@ -462,6 +513,7 @@ export class Cacher implements Storage, WatcherHost {
   // ---- reads ------------------------------------------------------------------------------
 
   async get(key: string, opts: GetOptions): Promise<KubeObject> {
+    if (!this.isReady) this.ticket?.demand();
     if (!this.isReady || opts.resourceVersion === '') return await this.source.get(key, opts);
     const rv = parseResourceVersion(opts.resourceVersion);
     if (rv > 0n) await this.ensureFresh(rv);
@@ -475,10 +527,18 @@ export class Cacher implements Storage, WatcherHost {
    * would serve waits a moment for it, then is 429 "storage is (re)initializing" (Retry-After 1)
    * rather than fanning out to etcd (a hundred informers re-listing a large resource from etcd at
    * once is what the cache exists to prevent). Returns whether the cache is ready.
+   *
+   * A delegable request (one kube answers from etcd while the cache is not ready: 'wait' or 'etcd')
+   * gets false instead of the 429. 'wait' waits the same moment while the cache's load is under
+   * way (not after a failed one): the answer is one kube may give either way, and waiting makes a
+   * storm of informers at start-up one etcd list instead of one per client and page. 'etcd' (a
+   * continue token the cache could not have issued) does not wait.
    */
-  private async readyOr429(key: string, delegable: boolean): Promise<boolean> {
+  private async readyOr429(key: string, delegable: false | 'wait' | 'etcd'): Promise<boolean> {
     if (this.isReady) return true;
-    if (delegable) return false;
+    // The cache a request waits for loads first.
+    this.ticket?.demand();
+    if (delegable === 'etcd' || (delegable && this.failedLoads > 0)) return false;
     const waitMs = this.opts.notReadyWaitMs ?? 3000;
     let timer: NodeJS.Timeout | undefined;
     const ready = await Promise.race([
@@ -488,22 +548,25 @@ export class Cacher implements Storage, WatcherHost {
       }),
     ]);
     clearTimeout(timer);
-    if (!ready) throw new StorageError('Initializing', key, 'storage is (re)initializing');
-    return true;
+    if (ready) return true;
+    if (delegable) return false;
+    throw new StorageError('Initializing', key, 'storage is (re)initializing');
   }
 
   async getList(key: string, opts: ListOptions): Promise<ListResult> {
     if (opts.resourceVersionMatch === 'Exact') return await this.source.getList(key, opts);
-    // Delegated to etcd while initializing: lists without selectors that ask for a page (kube's rule).
     const pred = opts.predicate;
     const paging = (pred.limit ?? 0) > 0;
-    if (!(await this.readyOr429(key, pred.everything === true && (paging || Boolean(pred.continueToken))))) return await this.source.getList(key, opts);
-    if (pred.continueToken) return await this.listContinue(key, opts);
     const rv = parseResourceVersion(opts.resourceVersion);
     // Legacy: a resourceVersion with a limit and no match is an exact read.
-    if (opts.resourceVersionMatch === '' && rv > 0n && paging) return await this.source.getList(key, opts);
+    if (opts.resourceVersionMatch === '' && rv > 0n && paging && !pred.continueToken) return await this.source.getList(key, opts);
+    if (opts.resourceVersion === '' && !pred.continueToken && this.opts.consistentListFromCache === false) return await this.source.getList(key, opts);
+    // Delegated to etcd while initializing: lists without selectors that ask for a page, and every
+    // continue (kube 1.33 sends all of them to etcd; a cache that is not ready issued none).
+    const delegable = pred.continueToken ? 'etcd' : pred.everything === true && paging ? 'wait' : false;
+    if (!(await this.readyOr429(key, delegable))) return await this.source.getList(key, opts);
+    if (pred.continueToken) return await this.listContinue(key, opts);
     if (opts.resourceVersion === '') {
-      if (this.opts.consistentListFromCache === false) return await this.source.getList(key, opts);
       try {
         await this.ensureFresh('latest');
       } catch {
@@ -532,7 +595,7 @@ export class Cacher implements Storage, WatcherHost {
   private async listContinue(key: string, opts: ListOptions): Promise<ListResult> {
     const scope = key.endsWith('/') ? key : `${key}/`;
     const pos = decodeContinue(opts.predicate.continueToken as string, scope);
-    const snap = pos.revision > 0n ? this.snapshots.get(Number(pos.revision)) : undefined;
+    const snap = pos.revision > 0n ? (this.snapshots.get(Number(pos.revision)) ?? (await this.snapshotAsOf(pos.revision))) : undefined;
     if (!snap) return await this.source.getList(key, opts);
     // A compacted revision is Expired for the client whatever the cache holds; etcd says so properly.
     if (this.source.isCompacted && (await this.source.isCompacted(pos.revision))) return await this.source.getList(key, opts);
@@ -601,6 +664,26 @@ export class Cacher implements Storage, WatcherHost {
       continueToken: encodeContinue(`${keys[lastIncluded] as string}\x00`, scope, BigInt(rv)),
       ...(pred.everything ? { remainingItemCount: end - i } : {}),
     });
+  }
+
+  /**
+   * A snapshot at revision rv for a continue token the cache did not issue (its first pages came
+   * from etcd while the cache was loading), when the cache proves its state is the state at rv:
+   * it has reached rv, its window reaches back to rv, and nothing under the prefix changed after
+   * rv. Then the rest of a start-up storm's pages come from memory instead of etcd, each exactly
+   * as etcd would give it at rv. Undefined when the cache cannot prove it (etcd answers).
+   */
+  private async snapshotAsOf(rv: bigint): Promise<Snapshot | undefined> {
+    if (BigInt(this.oldestRv) > rv) return undefined;
+    if (BigInt(this.rv) < rv) {
+      try {
+        await this.ensureFresh(rv);
+      } catch {
+        return undefined;
+      }
+    }
+    if (!this.isReady || BigInt(this.oldestRv) > rv || this.firstWindowIndexAfter(Number(rv)) < this.window.length) return undefined;
+    return this.takeSnapshot(Number(rv));
   }
 
   private takeSnapshot(rv: number): Snapshot {

@@ -8,6 +8,13 @@ import type { KubeObject } from '../../../api/meta/types.js';
 import type { ServerMetrics } from '../../observability/metrics.js';
 import type { DeleteOptions, GetOptions, GuaranteedUpdateOptions, ListOptions, ListResult, Storage, StorageWatch, CreateOptions } from '../interface.js';
 import { Cacher, type CacheSource, type CacherOptions, type IndexedField } from './cacher.js';
+import { InitQueue } from './init-queue.js';
+
+/**
+ * How many caches load their initial state at once (a cache a request waits for starts anyway):
+ * enough to overlap etcd's answers with decoding, few enough that each finishes soon.
+ */
+const initConcurrency = 4;
 
 /** A group and resource ("" group for the core API). */
 export interface GroupResource {
@@ -57,9 +64,10 @@ const indexedFields: ReadonlyMap<string, IndexedField> = new Map([
   ],
 ]);
 
-/** Storage with a watch cache per resource. */
+/** Storage with a watch cache per resource; the caches load in the order of one InitQueue. */
 export class WatchCacheStorage implements Storage {
   private readonly cachers = new Map<string, Cacher>();
+  private readonly initQueue = new InitQueue(initConcurrency);
 
   constructor(
     private readonly source: CacheSource,
@@ -93,6 +101,7 @@ export class WatchCacheStorage implements Storage {
               },
             }
           : {}),
+        initQueue: this.initQueue,
         ...this.cacherOptions,
       });
       this.cachers.set(keyPrefix, c);
