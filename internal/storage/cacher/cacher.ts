@@ -880,14 +880,19 @@ export class Cacher implements Storage, WatcherHost {
   /**
    * Hands what a write under key stored to the cache before anyone can change out: its entry
    * (JSON made once) waits for the write's etcd event (offers.ts), and out carries the same bytes
-   * for the response. Nothing happens for a write that stored nothing (a no-op update) or whose
-   * event the cache already applied.
+   * for the response (those of the entry its event made, when the cache applied that first).
+   * Nothing happens for a write that stored nothing (a no-op update).
    */
   private offerWrite(key: string, out: KubeObject): KubeObject {
     if (!this.isReady) return out;
     const written = storedWriteOf(out);
     const rv = Number(out.metadata.resourceVersion);
-    if (!written || !(rv > this.rv)) return out;
+    if (!written) return out;
+    if (!(rv > this.rv)) {
+      // The event beat the response here: the entry it made holds the same bytes.
+      const applied = this.entries.get(key) as CachedEntry | undefined;
+      return applied?.rv === rv ? attachEncodedJson(out, applied.bytes) : out;
+    }
     const entry = this.makeEntry(key, out);
     this.offers.offer(entry, written.value);
     return attachEncodedJson(out, entry.bytes);
