@@ -5,15 +5,16 @@
  * the Error it captures per call for a stack).
  *
  * Everything else is still the etcd3 client's connection pool, which each call goes through
- * (pool.exec): the member picked at random, its circuit breaker, the connection wait of
- * client.ts, the retry on another member after UNAVAILABLE, the channels (and the credentials a
+ * (pool.exec; a Txn through pool.withConnection, sent at most once): the member picked at random,
+ * its breaker, the connection wait of client.ts, the retry on another member after UNAVAILABLE
+ * (for a Txn only while it reached none), the channels (and the credentials a
  * rotation gave them), auth metadata, and errors cast by the etcd3 client from the same gRPC
  * status codes and messages. A client without that pool (a stand-in in tests) or with a mocked
  * one is called through its kv API, with the same requests. The pool's Watch streams get the
  * hand decoder of watch-wire.ts.
  */
 import * as grpc from '@grpc/grpc-js';
-import type { Etcd3, IRangeRequest } from 'etcd3';
+import { castGrpcError, type Etcd3, type IRangeRequest } from 'etcd3';
 import {
   decodeRangeResponse,
   decodeTxnResponse,
@@ -39,6 +40,8 @@ interface Pool {
   readonly hosts: ReadonlyArray<{ getServiceClient(name: string): grpc.Client }>;
   readonly mockImpl?: unknown;
   exec(service: string, method: string, payload: unknown, options?: grpc.CallOptions): Promise<unknown>;
+  withConnection<T>(service: string, fn: (c: { client: grpc.Client; metadata: grpc.Metadata }) => Promise<T>, hosts: Iterator<unknown>): Promise<T>;
+  shuffledHosts(): Iterator<unknown>;
 }
 
 const txnMethod = 'capstanRawTxn';
@@ -82,6 +85,13 @@ function errorOf(status: grpc.StatusObject): Error {
   return Object.assign(new Error(`${status.code} ${grpc.status[status.code]}: ${status.details}`), status);
 }
 
+/** One raw Txn on a member's KV client, its error cast as the pool casts every call's. */
+function sendOnce(client: grpc.Client, payload: Buffer, metadata: grpc.Metadata, options: grpc.CallOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    (client as unknown as Record<string, RawMethod>)[txnMethod]?.call(client, payload, metadata, options, (err, res) => (err ? reject(castGrpcError(err)) : resolve(res as Buffer)));
+  });
+}
+
 function rawMethod(path: string): RawMethod {
   return function (this: grpc.Client, request, metadata, options, callback) {
     rawUnary(this.getChannel(), path, request, metadata, options, callback);
@@ -93,7 +103,7 @@ function rawMethod(path: string): RawMethod {
  * one class), or says the pool cannot take them (closed, mocked, or not the etcd3 client's pool).
  */
 function installed(pool: Pool | undefined): pool is Pool {
-  if (!pool || pool.mockImpl || typeof pool.exec !== 'function' || !Array.isArray(pool.hosts) || !pool.hosts[0]) return false;
+  if (!pool || pool.mockImpl || typeof pool.exec !== 'function' || typeof pool.withConnection !== 'function' || typeof pool.shuffledHosts !== 'function' || !Array.isArray(pool.hosts) || !pool.hosts[0]) return false;
   let proto: Record<string, unknown>;
   try {
     proto = Object.getPrototypeOf(pool.hosts[0].getServiceClient('KV')) as Record<string, unknown>;
@@ -138,7 +148,15 @@ export class LeanKv {
   /** kube's write transaction (see WireTxnRequest). */
   async txn(req: WireTxnRequest, options: LeanCallOptions): Promise<WireTxnResponse> {
     const pool = this.lean();
-    if (pool) return decodeTxnResponse((await pool.exec('KV', txnMethod, encodeTxnRequest(req), options)) as Buffer);
+    if (pool) {
+      // A write is sent once, as kube's etcd client sends it: the pool moves on to another member
+      // only while the call has not reached one (not connected, passed over). The pool's retry of
+      // a call that failed once sent (a timeout, a member lost mid-call) could apply it twice: a
+      // create retried after it committed answers AlreadyExists for the caller's own object.
+      const payload = encodeTxnRequest(req);
+      const res = await pool.withConnection('KV', ({ client, metadata }) => sendOnce(client, payload, metadata, options), pool.shuffledHosts());
+      return decodeTxnResponse(res);
+    }
     const k = req.key;
     const success = req.put
       ? { request_put: { key: k, value: req.put.value, ...(req.put.lease !== '0' ? { lease: req.put.lease } : {}) } }
