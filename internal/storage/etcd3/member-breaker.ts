@@ -4,9 +4,8 @@
  *
  * The etcd3 client's own breaker passes a member over for five seconds. When the leader dies, the
  * surviving members answer "no leader" (UNAVAILABLE) until they have elected a new one, about a
- * second later; with five-second breakers every member was passed over at once and writes resumed
- * only 7 to 12 s after the kill. kube's etcd client has no breaker at all: it retries on the next
- * member. One second keeps a dead member from taking every call's first attempt, and lets the
+ * second later; a five-second breaker can pass over every member at once for five seconds after
+ * the election. kube's etcd client has no breaker at all: it retries on the next member. One second keeps a dead member from taking every call's first attempt, and lets the
  * survivors serve as soon as they have a leader.
  */
 import { isRecoverableError } from 'etcd3';
