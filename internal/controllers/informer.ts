@@ -8,8 +8,9 @@
 import type { KubeObject } from '../../api/meta/types.js';
 import { hasReason } from '../apierrors/status-error.js';
 import type { Logger } from '../observability/logging.js';
-import { listEverything, type RestStorage } from '../registry/interface.js';
+import { listEverything, type ListOptions, type RestStorage } from '../registry/interface.js';
 import { internalContext } from '../request/context.js';
+import type { FieldSelector } from '../selectors/fields.js';
 
 /** What an informer tells its handlers. Handlers run synchronously, in event order, and must not throw. */
 export interface InformerHandlers {
@@ -31,6 +32,8 @@ export interface InformerOptions {
    * as client-go's metadata informers do); must keep metadata.resourceVersion. Default: as is.
    */
   readonly transform?: (obj: KubeObject) => KubeObject;
+  /** Only the objects this field selector matches (as a client's `fieldSelector`); default: every object. */
+  readonly fieldSelector?: FieldSelector;
 }
 
 
@@ -116,6 +119,10 @@ export class Informer {
     return this.options.group ? `${this.options.resource}.${this.options.group}` : this.options.resource;
   }
 
+  private listOptions(): ListOptions {
+    return this.options.fieldSelector ? { ...listEverything, fieldSelector: this.options.fieldSelector } : listEverything;
+  }
+
   private ctx(verb: string) {
     return internalContext({ verb, group: this.options.group ?? '', resource: this.options.resource });
   }
@@ -124,7 +131,7 @@ export class Informer {
   private async relist(): Promise<string> {
     const s = this.options.storage;
     if (!s.list) throw new Error('storage cannot list');
-    const list = await s.list(this.ctx('list'), listEverything);
+    const list = await s.list(this.ctx('list'), this.listOptions());
     const seen = new Set<string>();
     for (const obj of list.items) {
       const key = objectKey(obj);
@@ -158,7 +165,7 @@ export class Informer {
   private async watchFrom(resourceVersion: string): Promise<string> {
     const s = this.options.storage;
     if (!s.watch) throw new Error('storage cannot watch');
-    const watch = await s.watch(this.ctx('watch'), { ...listEverything, watch: true, resourceVersion, allowWatchBookmarks: true });
+    const watch = await s.watch(this.ctx('watch'), { ...this.listOptions(), watch: true, resourceVersion, allowWatchBookmarks: true });
     this.stopWatch = () => watch.stop();
     if (this.stopped) watch.stop();
     let rv = resourceVersion;

@@ -9,6 +9,8 @@ import { hasReason } from '../../apierrors/status-error.js';
 import type { InServerController } from '../../server/in-server-controllers.js';
 import { isActiveNamespace } from '../active-namespace.js';
 import { ResourceClient } from '../resource-client.js';
+import { Informer } from '../informer.js';
+import { fieldSelectorOneTermEqual } from '../../selectors/fields.js';
 import { WorkQueue } from '../work-queue.js';
 
 /** The ConfigMap's name. */
@@ -30,8 +32,12 @@ export const rootCAPublisher: InServerController = {
     const ca = deps.rootCA;
     if (!ca) return () => undefined;
     const namespaces = deps.informers.get('', 'namespaces');
-    const configMaps = deps.informers.get('', 'configmaps');
-    const client = new ResourceClient(deps.storageOf('', 'configmaps') as NonNullable<ReturnType<typeof deps.storageOf>>, '', 'configmaps');
+    const storage = deps.storageOf('', 'configmaps') as NonNullable<ReturnType<typeof deps.storageOf>>;
+    // Only the kube-root-ca.crt ConfigMaps: an informer of every ConfigMap would keep a decoded
+    // copy of each in the API server's memory (kube's publisher runs in kube-controller-manager).
+    const configMaps = new Informer({ storage, resource: 'configmaps', log: deps.log, fieldSelector: fieldSelectorOneTermEqual('metadata.name', rootCAConfigMapName) });
+    configMaps.start();
+    const client = new ResourceClient(storage, '', 'configmaps');
     const queue = new WorkQueue(
       async (ns) => {
         await configMaps.synced;
@@ -61,6 +67,9 @@ export const rootCAPublisher: InServerController = {
       if (cm.metadata.name === rootCAConfigMapName) queue.add(cm.metadata.namespace ?? '');
     };
     configMaps.addHandlers({ updated: onConfigMap, deleted: onConfigMap });
-    return () => queue.stop();
+    return () => {
+      queue.stop();
+      configMaps.stop();
+    };
   },
 };
