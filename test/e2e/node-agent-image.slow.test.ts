@@ -7,44 +7,22 @@
  * server answers /readyz ok over HTTPS with the certificate it generated there.
  */
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { chown, mkdir, readFile } from 'node:fs/promises';
-import { request } from 'node:https';
 import { dirname, join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { freePort } from '../../hack/local-etcd.js';
 import { eventually, useNodeAgent, waitForPod } from '../support/node-agent.js';
+import { readyz, runTool } from '../support/image-shell.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const out = join(root, '_output', 'image');
 const nonRootUid = 65532;
 const fx = useNodeAgent({ tag: 'na-image' });
 
-function sh(cmd: string, args: readonly string[], timeoutMs: number): Promise<{ code: number; output: string }> {
-  return new Promise((done) => {
-    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    child.once('error', (err) => done({ code: -1, output: output + err.message }));
-    child.once('close', (code, signal) => done({ code: code ?? (signal ? 128 : -1), output }));
-  });
-}
-
-function readyz(port: number, ca: string): Promise<{ status: number; body: string }> {
-  return new Promise((done, fail) => {
-    const req = request({ host: '127.0.0.1', port, path: '/readyz', ca, servername: 'localhost', timeout: 2000 }, (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => done({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', fail);
-    req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.end();
-  });
-}
+const sh = (cmd: string, args: readonly string[], timeoutMs: number): ReturnType<typeof runTool> => runTool(root, cmd, args, timeoutMs);
 
 describe('node agent: the Capstan API server as a static pod from its image', { timeout: 840_000 }, () => {
   it('imports the image, runs it from --pod-manifest-path and serves /readyz ok', async (t) => {

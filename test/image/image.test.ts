@@ -8,7 +8,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { chown, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
@@ -16,34 +15,13 @@ import { fileURLToPath } from 'node:url';
 import { freePort, startLocalEtcd } from '../../hack/local-etcd.js';
 import { testNamespace, useContainerd } from './containerd.js';
 import { diagnoseRunFailure, readImageConfig } from './oci-layout.js';
+import { readyz, runTool } from '../support/image-shell.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const out = process.env.IMAGE_OUT ?? join(root, '_output', 'image');
 const nonRootUid = 65532;
 
-function sh(cmd: string, args: readonly string[], timeoutMs: number): Promise<{ code: number; output: string }> {
-  return new Promise((done) => {
-    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    child.once('error', (err) => done({ code: -1, output: output + err.message }));
-    child.once('close', (code, signal) => done({ code: code ?? (signal ? 128 : -1), output }));
-  });
-}
-
-function readyz(port: number, ca: string): Promise<{ status: number; body: string }> {
-  return new Promise((done, fail) => {
-    const req = request({ host: '127.0.0.1', port, path: '/readyz', ca, servername: 'localhost', timeout: 2000 }, (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => done({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', fail);
-    req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.end();
-  });
-}
+const sh = (cmd: string, args: readonly string[], timeoutMs: number): ReturnType<typeof runTool> => runTool(root, cmd, args, timeoutMs);
 
 describe('container image', { timeout: 480_000 }, () => {
   it('builds, runs with ctr as uid 65532 against etcd and answers /readyz ok over HTTPS', async (t) => {
