@@ -8,6 +8,7 @@
  * Caches are LRU-bounded (4096 keys), as client-go's are.
  */
 import { TokenBucket } from '../client/token-bucket.js';
+import { Lru } from '../../collections/lru.js';
 
 /** A core/v1 Event as the recorder builds and the API server returns it. */
 export interface CoreEvent {
@@ -33,24 +34,6 @@ const aggregateIntervalMs = 600_000;
 const spamBurst = 25;
 const spamQps = 1 / 300;
 
-/** A Map that forgets its least recently used key past cacheSize. */
-class Lru<V> {
-  private readonly map = new Map<string, V>();
-  get(key: string): V | undefined {
-    const v = this.map.get(key);
-    if (v !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, v);
-    }
-    return v;
-  }
-  set(key: string, v: V): void {
-    this.map.delete(key);
-    this.map.set(key, v);
-    if (this.map.size > cacheSize) this.map.delete(this.map.keys().next().value as string);
-  }
-}
-
 function objectKey(e: CoreEvent): string[] {
   const o = e.involvedObject;
   return [e.source.component, e.source.host, o.kind, o.namespace ?? '', o.name, o.uid, o.apiVersion];
@@ -70,9 +53,9 @@ export type Correlation = { readonly skip: true } | { readonly skip: false; read
 
 /** The correlator of one recorder. */
 export class EventCorrelator {
-  private readonly aggregates = new Lru<{ messages: Set<string>; lastMs: number }>();
-  private readonly observed = new Lru<{ count: number; firstTimestamp: string; name: string; resourceVersion?: string }>();
-  private readonly spam = new Lru<TokenBucket>();
+  private readonly aggregates = new Lru<{ messages: Set<string>; lastMs: number }>(cacheSize);
+  private readonly observed = new Lru<{ count: number; firstTimestamp: string; name: string; resourceVersion?: string }>(cacheSize);
+  private readonly spam = new Lru<TokenBucket>(cacheSize);
 
   constructor(private readonly now: () => Date) {}
 

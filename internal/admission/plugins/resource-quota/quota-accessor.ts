@@ -11,6 +11,7 @@ import { objectKey, type Informer } from '../../../controllers/informer.js';
 import type { ResourceClient } from '../../../controllers/resource-client.js';
 import type { QuotaObject } from '../../../quota/interface.js';
 import { parseResourceVersion } from '../../../storage/etcd3/revision.js';
+import { Lru } from '../../../collections/lru.js';
 
 const liveTTLMs = 30_000;
 const cacheSize = 100;
@@ -18,28 +19,6 @@ const cacheSize = 100;
 interface LiveEntry {
   readonly expiry: number;
   readonly items: readonly QuotaObject[];
-}
-
-/** A small LRU map: get refreshes an entry, set evicts the oldest past the size. */
-class Lru<V> {
-  private readonly map = new Map<string, V>();
-  constructor(private readonly size: number) {}
-  get(key: string): V | undefined {
-    const v = this.map.get(key);
-    if (v !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, v);
-    }
-    return v;
-  }
-  set(key: string, v: V): void {
-    this.map.delete(key);
-    this.map.set(key, v);
-    if (this.map.size > this.size) this.map.delete(this.map.keys().next().value as string);
-  }
-  delete(key: string): void {
-    this.map.delete(key);
-  }
 }
 
 /** Reads the quotas of a namespace and writes their status. */
