@@ -4,7 +4,7 @@
  * then a table, and writes bench/results/<date>.json.
  *
  *   node dist/bench/run.js [--only creates,write-path,get,list,watch,informers,startup-storm,residency,security,audit,priority-and-fairness,admission,custom-resources,etcd-tls,http2,apf,feature-gates,max-in-flight,apf-flood,node-agent,simulated-nodes] [--cpu-prof[=DIR]]
- *                          [--fail-on-missed] [--label=NAME]
+ *                          [--part=api|write|chain|nodes] [--fail-on-missed] [--label=NAME]
  *
  * Exits 1 when a benchmark could not run (error), and with --fail-on-missed also on a MISSED target.
  */
@@ -44,37 +44,45 @@ import { seed } from './seed.js';
 import { formatBytes, formatMs } from './stats.js';
 import { hasWatchCacheFlag } from './watch-cache-flag.js';
 
-const benchmarks: ReadonlyArray<{ key: string; run: Benchmark; needsPods: boolean }> = [
-  { key: 'creates', run: createsBenchmark, needsPods: false },
-  { key: 'write-path', run: writePathBenchmark, needsPods: false },
-  { key: 'get', run: cachedGetBenchmark, needsPods: false },
-  { key: 'list', run: listBenchmark, needsPods: true },
-  { key: 'watch', run: watchFanoutBenchmark, needsPods: false },
-  { key: 'informers', run: informerStartupBenchmark, needsPods: true },
-  { key: 'startup-storm', run: startupStormBenchmark, needsPods: true },
-  { key: 'residency', run: residencyBenchmark, needsPods: false },
-  { key: 'security', run: securityBenchmark, needsPods: false },
-  { key: 'audit', run: auditBenchmark, needsPods: false },
-  { key: 'priority-and-fairness', run: priorityAndFairnessBenchmark, needsPods: false },
-  { key: 'admission', run: admissionBenchmark, needsPods: false },
-  { key: 'custom-resources', run: customResourcesBenchmark, needsPods: false },
-  { key: 'etcd-tls', run: etcdTlsBenchmark, needsPods: false },
-  { key: 'http2', run: http2Benchmark, needsPods: false },
-  { key: 'apf', run: apfDispatchBenchmark, needsPods: false },
-  { key: 'feature-gates', run: featureGatesBenchmark, needsPods: true },
-  { key: 'max-in-flight', run: maxInFlightBenchmark, needsPods: false },
-  { key: 'apf-flood', run: apfFloodBenchmark, needsPods: false },
-  { key: 'node-agent', run: nodeAgentRssBenchmark, needsPods: false },
-  { key: 'simulated-nodes', run: simulatedNodesBenchmark, needsPods: false },
+/**
+ * The suite runs in parts, one process each (`make bench` runs them in turn), so that each part
+ * stays under the watchdog: the whole suite outgrew 10 minutes with issues 16 and 17's rows.
+ */
+const parts = ['api', 'write', 'chain', 'nodes'] as const;
+type Part = (typeof parts)[number];
+
+const benchmarks: ReadonlyArray<{ key: string; run: Benchmark; needsPods: boolean; part: Part }> = [
+  { key: 'creates', run: createsBenchmark, needsPods: false, part: 'api' },
+  { key: 'write-path', run: writePathBenchmark, needsPods: false, part: 'write' },
+  { key: 'get', run: cachedGetBenchmark, needsPods: false, part: 'api' },
+  { key: 'list', run: listBenchmark, needsPods: true, part: 'api' },
+  { key: 'watch', run: watchFanoutBenchmark, needsPods: false, part: 'api' },
+  { key: 'informers', run: informerStartupBenchmark, needsPods: true, part: 'api' },
+  { key: 'startup-storm', run: startupStormBenchmark, needsPods: true, part: 'write' },
+  { key: 'residency', run: residencyBenchmark, needsPods: false, part: 'api' },
+  { key: 'security', run: securityBenchmark, needsPods: false, part: 'chain' },
+  { key: 'audit', run: auditBenchmark, needsPods: false, part: 'chain' },
+  { key: 'priority-and-fairness', run: priorityAndFairnessBenchmark, needsPods: false, part: 'chain' },
+  { key: 'admission', run: admissionBenchmark, needsPods: false, part: 'chain' },
+  { key: 'custom-resources', run: customResourcesBenchmark, needsPods: false, part: 'chain' },
+  { key: 'etcd-tls', run: etcdTlsBenchmark, needsPods: false, part: 'chain' },
+  { key: 'http2', run: http2Benchmark, needsPods: false, part: 'chain' },
+  { key: 'apf', run: apfDispatchBenchmark, needsPods: false, part: 'chain' },
+  { key: 'feature-gates', run: featureGatesBenchmark, needsPods: true, part: 'chain' },
+  { key: 'max-in-flight', run: maxInFlightBenchmark, needsPods: false, part: 'chain' },
+  { key: 'apf-flood', run: apfFloodBenchmark, needsPods: false, part: 'chain' },
+  { key: 'node-agent', run: nodeAgentRssBenchmark, needsPods: false, part: 'nodes' },
+  { key: 'simulated-nodes', run: simulatedNodesBenchmark, needsPods: false, part: 'nodes' },
 ];
 
 const listNamespace = 'bench-list';
 const listCount = 10_000;
-/** The suite must finish within 10 minutes; past this it stops and reports what it has. */
+/** Each run (a part, or --only rows) must finish within 10 minutes; past this it stops and reports what it has. */
 const watchdogMs = 570_000;
 
 interface Args {
   only?: Set<string>;
+  part?: Part;
   cpuProfileDir?: string;
   failOnMissed: boolean;
   /** Appended to the results file name: <date>-<label>.json. */
@@ -87,7 +95,11 @@ function parseArgs(argv: readonly string[]): Args {
     const a = argv[i] as string;
     if (a === '--only') out.only = new Set((argv[++i] ?? '').split(','));
     else if (a.startsWith('--only=')) out.only = new Set(a.slice(7).split(','));
-    else if (a === '--cpu-prof') out.cpuProfileDir = '';
+    else if (a.startsWith('--part=')) {
+      const p = a.slice(7) as Part;
+      if (!parts.includes(p)) throw new Error(`unknown part ${p}; known: ${parts.join(', ')}`);
+      out.part = p;
+    } else if (a === '--cpu-prof') out.cpuProfileDir = '';
     else if (a.startsWith('--cpu-prof=')) out.cpuProfileDir = a.slice(11);
     else if (a === '--fail-on-missed') out.failOnMissed = true;
     else if (a.startsWith('--label=') && /^[A-Za-z0-9_.-]+$/.test(a.slice(8))) out.label = a.slice(8);
@@ -119,7 +131,7 @@ async function main(): Promise<number> {
   const resultsDir = join(repo, 'bench', 'results');
   const cpuProfileDir = args.cpuProfileDir === undefined ? undefined : resolve(args.cpuProfileDir || join(resultsDir, 'profiles', new Date().toISOString().replace(/[:.]/g, '-')));
   if (cpuProfileDir) mkdirSync(cpuProfileDir, { recursive: true });
-  const selected = benchmarks.filter((b) => !args.only || args.only.has(b.key));
+  const selected = benchmarks.filter((b) => (!args.only || args.only.has(b.key)) && (!args.part || b.part === args.part));
   const started = performance.now();
   const loadAtStart = loadavg();
   const results: BenchResult[] = [];
@@ -137,7 +149,7 @@ async function main(): Promise<number> {
     process.stdout.write(`\n${formatTable(results)}\n\n`);
     for (const r of results.filter((x) => x.notes.length > 0)) process.stdout.write(`${r.name}: ${r.notes.join('; ')}\n`);
     const watchCache = hasWatchCacheFlag();
-    const path = writeResults(resultsDir, args.label, results, {
+    const path = writeResults(resultsDir, args.label ?? args.part, results, {
       elapsedSeconds: Math.round(elapsed),
       // Other work on the machine skews absolute figures; the ratios are measured side by side.
       loadAverageAtStart: loadAtStart,
