@@ -90,9 +90,9 @@ test-node-image: build etcd node-images
 
 # The benchmark suite (bench/README.md): about 20 minutes on 2 cores; each figure is printed as a ratio
 # against a baseline measured in the same run. BENCH_ARGS="--only creates,get", "--part=write" or "--cpu-prof".
-# Without BENCH_ARGS the suite runs in its four parts (api, write, chain, nodes), one process and one
+# Without BENCH_ARGS the suite runs in its five parts (api, write, chain, serving, nodes), one process and one
 # results file (bench/results/<date>-<part>.json) each, every part under the 10 minute watchdog.
-BENCH_PARTS ?= api write chain nodes
+BENCH_PARTS ?= api write chain serving nodes
 bench: build etcd node-images
 	$(NODE) --test --test-reporter=dot dist/bench/*.test.js
 	@if [ -n "$(BENCH_ARGS)" ]; then $(NODE) dist/bench/run.js $(BENCH_ARGS); else \

@@ -4,7 +4,7 @@
  * then a table, and writes bench/results/<date>.json.
  *
  *   node dist/bench/run.js [--only creates,write-path,get,list,watch,informers,startup-storm,residency,security,audit,priority-and-fairness,admission,custom-resources,etcd-tls,http2,apf,feature-gates,max-in-flight,apf-flood,node-agent,simulated-nodes] [--cpu-prof[=DIR]]
- *                          [--part=api|write|chain|nodes] [--fail-on-missed] [--label=NAME]
+ *                          [--part=api|write|chain|serving|nodes] [--fail-on-missed] [--label=NAME]
  *
  * Exits 1 when a benchmark could not run (error), and with --fail-on-missed also on a MISSED target.
  */
@@ -48,7 +48,7 @@ import { hasWatchCacheFlag } from './watch-cache-flag.js';
  * The suite runs in parts, one process each (`make bench` runs them in turn), so that each part
  * stays under the watchdog: the whole suite outgrew 10 minutes with issues 16 and 17's rows.
  */
-const parts = ['api', 'write', 'chain', 'nodes'] as const;
+const parts = ['api', 'write', 'chain', 'serving', 'nodes'] as const;
 type Part = (typeof parts)[number];
 
 const benchmarks: ReadonlyArray<{ key: string; run: Benchmark; needsPods: boolean; part: Part }> = [
@@ -65,12 +65,12 @@ const benchmarks: ReadonlyArray<{ key: string; run: Benchmark; needsPods: boolea
   { key: 'priority-and-fairness', run: priorityAndFairnessBenchmark, needsPods: false, part: 'chain' },
   { key: 'admission', run: admissionBenchmark, needsPods: false, part: 'chain' },
   { key: 'custom-resources', run: customResourcesBenchmark, needsPods: false, part: 'chain' },
-  { key: 'etcd-tls', run: etcdTlsBenchmark, needsPods: false, part: 'chain' },
-  { key: 'http2', run: http2Benchmark, needsPods: false, part: 'chain' },
-  { key: 'apf', run: apfDispatchBenchmark, needsPods: false, part: 'chain' },
-  { key: 'feature-gates', run: featureGatesBenchmark, needsPods: true, part: 'chain' },
-  { key: 'max-in-flight', run: maxInFlightBenchmark, needsPods: false, part: 'chain' },
-  { key: 'apf-flood', run: apfFloodBenchmark, needsPods: false, part: 'chain' },
+  { key: 'etcd-tls', run: etcdTlsBenchmark, needsPods: false, part: 'serving' },
+  { key: 'http2', run: http2Benchmark, needsPods: false, part: 'serving' },
+  { key: 'apf', run: apfDispatchBenchmark, needsPods: false, part: 'serving' },
+  { key: 'feature-gates', run: featureGatesBenchmark, needsPods: true, part: 'serving' },
+  { key: 'max-in-flight', run: maxInFlightBenchmark, needsPods: false, part: 'serving' },
+  { key: 'apf-flood', run: apfFloodBenchmark, needsPods: false, part: 'serving' },
   { key: 'node-agent', run: nodeAgentRssBenchmark, needsPods: false, part: 'nodes' },
   { key: 'simulated-nodes', run: simulatedNodesBenchmark, needsPods: false, part: 'nodes' },
 ];
