@@ -14,6 +14,7 @@ import { campaignCases, reportCampaign } from '../support/campaign.js';
 import { useServer } from '../support/server.js';
 import { bearer, tokenAuthFileFlag } from '../support/static-tokens.js';
 import { httpCaseArb, NAMESPACES, policyArb, reviewAttributesArb, TOKEN_IDENTITIES, type GeneratedPolicy, type HttpCase } from './support/authz-arbitraries.js';
+import { derivedHttpArb, derivedReviewArb } from './support/authz-derived.js';
 import { attributesOf, forbiddenMessage, sendHttp, targetPath } from './support/authz-http.js';
 import { aggregationDiffs, awaitAuthorizer, readBootstrapPolicy, replacePolicy, reviewAllowed } from './support/authz-policy-io.js';
 import { ReferenceRbac, type RequestAttributes, type UserInfo } from './support/rbac-reference.js';
@@ -65,14 +66,22 @@ describe('authorization fuzz: random RBAC policies and requests against a refere
       assert.equal(res.status, 201, res.text);
     }
     const counts = { policies: 0, 'decisions compared': 0, 'requests sent': 0, disagreements: 0 };
+    // How the decisions split, so a run shows the comparison was not one-sided.
+    const split = { 'reviews allowed': 0, 'requests allowed': 0, 'impersonations allowed': 0, 'impersonations denied': 0 };
     let round = 0;
     const seed = process.env.CAMPAIGN_SEED ? Number(process.env.CAMPAIGN_SEED) : undefined;
     await fc.assert(
       fc.asyncProperty(
-        policyArb,
-        fc.array(reviewAttributesArb, { minLength: 60, maxLength: 60 }),
-        fc.array(httpCaseArb, { minLength: 40, maxLength: 40 }),
-        async (policy, reviews, cases) => {
+        policyArb.chain((policy) =>
+          fc.tuple(
+            fc.constant(policy),
+            fc.array(fc.oneof(reviewAttributesArb, derivedReviewArb(policy)), { minLength: 60, maxLength: 60 }),
+            fc.array(fc.oneof(httpCaseArb, derivedHttpArb(policy)), { minLength: 40, maxLength: 40 }),
+          ),
+        ),
+        async ([policy, aimedReviews, aimedCases]) => {
+          const reviews = aimedReviews.filter((a): a is RequestAttributes => a !== undefined);
+          const cases = aimedCases.filter((c): c is HttpCase => c !== undefined);
           round++;
           await replacePolicy(fx, admin, policy);
           const bootstrap = await readBootstrapPolicy(fx, admin);
@@ -91,6 +100,7 @@ describe('authorization fuzz: random RBAC policies and requests against a refere
 
           await pool(reviews, 8, async (a) => {
             const want = ref.allowed(a);
+            if (want) split['reviews allowed']++;
             const spec = reviewSpec(a);
             const got = await reviewAllowed(fx, admin, spec);
             counts['decisions compared']++;
@@ -99,6 +109,8 @@ describe('authorization fuzz: random RBAC policies and requests against a refere
 
           await pool(cases, 8, async (c) => {
             const want = expectHttp(ref, c);
+            if (want.allowed) split['requests allowed']++;
+            if (c.impersonation) split[want.allowed || !want.message.includes(' cannot impersonate ') ? 'impersonations allowed' : 'impersonations denied']++;
             const id = TOKEN_IDENTITIES[c.identity];
             const headers = { ...(id ? bearer(id.token) : {}), ...(c.impersonation ? impersonationHeaders(c.impersonation) : {}) };
             const path = targetPath(c.target);
@@ -122,11 +134,16 @@ describe('authorization fuzz: random RBAC policies and requests against a refere
           });
 
           counts.disagreements += problems.length;
-          if (problems.length > 0) throw new Error(`${problems.length} disagreement(s) under policy ${policyText(policy)}:\n${problems.slice(0, 20).join('\n')}`);
+          if (problems.length > 0) {
+            // fast-check's report leads with the (long) counterexample: say what disagreed first.
+            process.stderr.write(`authorization-fuzz: ${problems.length} disagreement(s) under policy ${policyText(policy)}:\n${problems.slice(0, 20).join('\n')}\n`);
+            throw new Error(`${problems.length} disagreement(s) under policy ${policyText(policy)}:\n${problems.slice(0, 20).join('\n')}`);
+          }
         },
       ),
       { numRuns: campaignCases(5), endOnFailure: true, ...(seed !== undefined ? { seed } : {}) },
     );
+    t.diagnostic(`decision split: ${JSON.stringify(split)}`);
     reportCampaign(t, 'authorization-fuzz', counts);
   });
 });

@@ -77,15 +77,38 @@ const subjectArb: fc.Arbitrary<Subject> = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom(['ns0', 'sa0'], ['ns1', 'sa1'], ['ns2', 'sa0']).map(([namespace, name]) => ({ kind: 'ServiceAccount', namespace, name })) },
 );
 
-const resourceRuleArb: fc.Arbitrary<PolicyRule> = fc.record(
+const verbsArb = fc.oneof({ weight: 5, arbitrary: fc.subarray(verbs, { minLength: 1, maxLength: 6 }) }, { weight: 1, arbitrary: fc.constant(['*']) });
+
+/** A resource rule: mostly around one catalog resource (its group, itself, a subresource or a wildcard), sometimes anything. */
+const resourceRuleArb: fc.Arbitrary<PolicyRule> = fc
+  .record({
+    verbs: verbsArb,
+    around: fc.constantFrom(...SERVED, ...SERVED),
+    shape: fc.nat(9),
+    anyResource: fc.constantFrom(...ruleResources),
+    extraResources: fc.subarray(ruleResources, { maxLength: 2 }),
+    randomGroups: fc.subarray(groups, { minLength: 1, maxLength: 3 }),
+    resourceNames: fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.subarray(names, { minLength: 1, maxLength: 3 }) }),
+  })
+  .map(({ verbs: vs, around, shape, anyResource, extraResources, randomGroups, resourceNames }) => {
+    const sub = around.subresources[shape % Math.max(1, around.subresources.length)];
+    const main = shape < 4 ? around.resource : shape < 6 && sub ? `${around.resource}/${sub}` : shape < 7 && sub ? `*/${sub}` : shape < 8 ? '*' : anyResource;
+    const apiGroups = shape % 5 === 4 ? randomGroups : shape % 7 === 6 ? ['*'] : [around.group];
+    return { verbs: vs, apiGroups, resources: [main, ...extraResources.filter((r) => r !== main)], ...(resourceNames ? { resourceNames } : {}) };
+  });
+
+/** A rule granting impersonation of some users, groups, service accounts, extras or uids. */
+const impersonateRuleArb: fc.Arbitrary<PolicyRule> = fc.record(
   {
-    verbs: fc.oneof({ weight: 5, arbitrary: fc.subarray(verbs, { minLength: 1, maxLength: 4 }) }, { weight: 1, arbitrary: fc.constant(['*']) }),
-    apiGroups: fc.oneof({ weight: 5, arbitrary: fc.subarray(groups, { minLength: 1, maxLength: 3 }) }, { weight: 1, arbitrary: fc.constant(['*']) }),
-    resources: fc.subarray(ruleResources, { minLength: 1, maxLength: 4 }),
-    resourceNames: fc.subarray(names, { minLength: 1, maxLength: 3 }),
+    verbs: fc.constantFrom(['impersonate'], ['impersonate', 'get'], ['*']),
+    apiGroups: fc.constantFrom([''], ['authentication.k8s.io'], ['', 'authentication.k8s.io'], ['*']),
+    resources: fc.subarray(['users', 'groups', 'serviceaccounts', 'userextras/scopes', 'userextras/*', 'uids', '*'], { minLength: 1, maxLength: 4 }),
+    resourceNames: fc.subarray(['u0', 'u1', 'bob', 'g0', 'g1', 'system:authenticated', 'sa0', 'view', 'uid-1', 'system:anonymous'], { minLength: 1, maxLength: 5 }),
   },
   { requiredKeys: ['verbs', 'apiGroups', 'resources'] },
 );
+
+const anyRuleArb: fc.Arbitrary<PolicyRule> = fc.oneof({ weight: 4, arbitrary: resourceRuleArb }, { weight: 1, arbitrary: impersonateRuleArb });
 
 const nonResourceRuleArb: fc.Arbitrary<PolicyRule> = fc.record({
   verbs: fc.oneof(fc.subarray(['get', 'post', 'put', 'delete', 'head'], { minLength: 1, maxLength: 2 }), fc.constant(['*'])),
@@ -107,7 +130,7 @@ const ref = (kind: string, name: string) => ({ apiGroup: 'rbac.authorization.k8s
 /** Random policies; every object carries POLICY_LABEL so a round can delete them all. */
 export const policyArb: fc.Arbitrary<GeneratedPolicy> = fc
   .record({
-    clusterRoles: fc.array(fc.record({ labels: labelsArb, rules: fc.array(fc.oneof({ weight: 3, arbitrary: resourceRuleArb }, { weight: 1, arbitrary: nonResourceRuleArb }), { minLength: 1, maxLength: 3 }) }), { minLength: 1, maxLength: 4 }),
+    clusterRoles: fc.array(fc.record({ labels: labelsArb, rules: fc.array(fc.oneof({ weight: 4, arbitrary: anyRuleArb }, { weight: 1, arbitrary: nonResourceRuleArb }), { minLength: 1, maxLength: 4 }) }), { minLength: 1, maxLength: 4 }),
     aggregated: fc.option(
       fc.constantFrom<RoleObject['aggregationRule']>(
         { clusterRoleSelectors: [{ matchLabels: { 'fz-agg': 'a' } }] },
@@ -116,7 +139,7 @@ export const policyArb: fc.Arbitrary<GeneratedPolicy> = fc
       ),
       { nil: undefined },
     ),
-    roles: fc.array(fc.record({ namespace: fc.constantFrom(...NAMESPACES), rules: fc.array(resourceRuleArb, { minLength: 1, maxLength: 3 }) }), { maxLength: 3 }),
+    roles: fc.array(fc.record({ namespace: fc.constantFrom(...NAMESPACES), rules: fc.array(anyRuleArb, { minLength: 1, maxLength: 4 }) }), { maxLength: 3 }),
     roleBindings: fc.array(
       fc.record({ namespace: fc.constantFrom(...NAMESPACES), pick: fc.nat(), toClusterRole: fc.boolean(), subjects: fc.array(subjectArb, { minLength: 1, maxLength: 3 }), saWithoutNamespace: fc.boolean() }),
       { minLength: 1, maxLength: 4 },
@@ -133,7 +156,8 @@ export const policyArb: fc.Arbitrary<GeneratedPolicy> = fc
     const roleBindings: BindingObject[] = g.roleBindings.map((b, i) => {
       const roleNames = [...roles.filter((r) => r.metadata.namespace === b.namespace).map((r) => r.metadata.name), 'fz-missing'];
       const roleRef = b.toClusterRole ? ref('ClusterRole', clusterRoleNames[b.pick % clusterRoleNames.length]) : ref('Role', roleNames[b.pick % roleNames.length]);
-      const subjects = b.subjects.map((s) => (s.kind === 'ServiceAccount' && b.saWithoutNamespace && s.namespace === b.namespace ? { kind: s.kind, name: s.name } : s));
+      // A ServiceAccount subject without a namespace means one in the binding's namespace.
+      const subjects = b.subjects.map((s) => (s.kind === 'ServiceAccount' && b.saWithoutNamespace ? { kind: s.kind, name: s.name } : s));
       return { metadata: { name: `fz-rb${i}`, namespace: b.namespace, labels: labels() }, roleRef, subjects };
     });
     const clusterRoleBindings: BindingObject[] = g.clusterRoleBindings.map((b, i) => ({
@@ -201,15 +225,14 @@ export interface HttpCase {
   readonly target: HttpTarget;
 }
 
-const impersonationArb: fc.Arbitrary<Impersonation> = fc.record(
-  {
+const impersonationArb: fc.Arbitrary<Impersonation> = fc
+  .record({
     user: fc.constantFrom('u0', 'u1', 'bob', 'system:serviceaccount:ns0:sa0', 'system:serviceaccount:ns2:sa9', 'system:anonymous', 'system:serviceaccount:ns0'),
     groups: fc.subarray(['g0', 'g1', 'system:authenticated', 'system:unauthenticated', 'system:serviceaccounts', 'system:masters'], { maxLength: 2 }),
-    extra: fc.record({ key: fc.constant('scopes'), values: fc.subarray(['view', 'edit'], { minLength: 1, maxLength: 2 }) }),
-    uid: fc.constantFrom('uid-1', 'uid-2'),
-  },
-  { requiredKeys: ['user', 'groups'] },
-);
+    extra: fc.option(fc.record({ key: fc.constant('scopes'), values: fc.subarray(['view', 'edit'], { minLength: 1, maxLength: 2 }) }), { freq: 3, nil: undefined }),
+    uid: fc.option(fc.constantFrom('uid-1', 'uid-2'), { freq: 3, nil: undefined }),
+  })
+  .map(({ extra, uid, ...i }) => ({ ...i, ...(extra ? { extra } : {}), ...(uid !== undefined ? { uid } : {}) }));
 
 const targetArb: fc.Arbitrary<HttpTarget> = fc.oneof(
   {
@@ -234,7 +257,6 @@ const targetArb: fc.Arbitrary<HttpTarget> = fc.oneof(
 );
 
 /** Random HTTP requests: identity index TOKEN_IDENTITIES.length is anonymous. */
-export const httpCaseArb: fc.Arbitrary<HttpCase> = fc.record(
-  { identity: fc.nat(TOKEN_IDENTITIES.length), impersonation: impersonationArb, target: targetArb },
-  { requiredKeys: ['identity', 'target'] },
-);
+export const httpCaseArb: fc.Arbitrary<HttpCase> = fc
+  .record({ identity: fc.nat(TOKEN_IDENTITIES.length), impersonation: fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: impersonationArb }), target: targetArb })
+  .map(({ impersonation, ...c }) => (impersonation ? { ...c, impersonation } : c));
