@@ -16,7 +16,7 @@ export const NAMESPACES = ['ns0', 'ns1', 'ns2'] as const;
 /** The label every object of a generated policy carries, so a round can delete them all. */
 export const POLICY_LABEL = 'fz-policy';
 
-const verbs = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection', 'impersonate', 'bind', 'escalate', 'use'];
+const verbs = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection', 'impersonate', 'bind', 'escalate', 'use', 'proxy'];
 const groups = ['', 'apps', 'rbac.authorization.k8s.io', 'authentication.k8s.io', 'example.com', 'policy'];
 const ruleResources = [
   'pods', 'pods/log', 'pods/exec', 'pods/status', 'pods/eviction', 'configmaps', 'secrets', 'serviceaccounts', 'serviceaccounts/token',
@@ -197,8 +197,8 @@ export const reviewAttributesArb: fc.Arbitrary<RequestAttributes> = fc.oneof(
     arbitrary: fc
       .record({
         user: userArb,
-        verb: fc.constantFrom(...verbs),
-        target: fc.constantFrom(...allResources),
+        verb: fc.constantFrom(...verbs, 'Get', 'approve'),
+        target: fc.constantFrom(...allResources, { group: '', resource: 'Pods', subresources: ['log'] }),
         subPick: fc.nat(4),
         otherGroup: fc.option(fc.constantFrom(...groups), { freq: 6, nil: undefined }),
         namespace: fc.constantFrom('', ...NAMESPACES, 'kube-system'),
@@ -246,14 +246,16 @@ const targetArb: fc.Arbitrary<HttpTarget> = fc.oneof(
         name: fc.constantFrom('', '', 'fz-a', 'fz-b', 'ns0'),
         subPick: fc.nat(4),
         fieldName: fc.constantFrom('', '', 'fz-a'),
+        special: fc.constantFrom(undefined, undefined, undefined, undefined, undefined, 'watch' as const, 'proxy' as const),
       })
       .map((r): HttpTarget => {
         // Only reads name a real namespace: every write names an object that does not exist.
         const name = r.method !== 'GET' && r.name === 'ns0' ? 'fz-a' : r.name;
-        return { kind: 'resource', method: r.method as 'GET', watch: r.watch, served: r.served, namespace: r.namespace, name, subresource: name ? (r.served.subresources[r.subPick] ?? '') : '', fieldName: name ? '' : r.fieldName };
+        const subresource = name ? (r.served.subresources[r.subPick] ?? '') : '';
+        return { kind: 'resource', method: r.method as 'GET', watch: r.watch, served: r.served, namespace: r.namespace, name, subresource, fieldName: name ? '' : r.fieldName, ...(r.special ? { special: r.special } : {}) };
       }),
   },
-  { weight: 1, arbitrary: fc.constantFrom(...paths).map((path): HttpTarget => ({ kind: 'nonResource', method: 'GET', path })) },
+  { weight: 1, arbitrary: fc.record({ path: fc.constantFrom(...paths), method: fc.constantFrom('GET' as const, 'GET' as const, 'POST' as const) }).map(({ path, method }): HttpTarget => ({ kind: 'nonResource', method, path })) },
 );
 
 /** Random HTTP requests: identity index TOKEN_IDENTITIES.length is anonymous. */

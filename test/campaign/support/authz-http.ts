@@ -28,19 +28,22 @@ export type HttpTarget =
       readonly subresource: string;
       /** metadata.name=<this> as a field selector on a list or watch ('' for none). */
       readonly fieldName: string;
+      /** The legacy /watch/ or /proxy/ path segment before the resource, which sets the verb whatever the method. */
+      readonly special?: 'watch' | 'proxy';
     }
-  | { readonly kind: 'nonResource'; readonly method: 'GET'; readonly path: string };
+  | { readonly kind: 'nonResource'; readonly method: 'GET' | 'POST'; readonly path: string };
 
 /** The path (with query) of target, built so kube's request-info parsing gives attributesOf(target). */
 export function targetPath(t: HttpTarget): string {
   if (t.kind === 'nonResource') return t.path;
   const prefix = t.served.group === '' ? `/api/${t.served.version}` : `/apis/${t.served.group}/${t.served.version}`;
   let path: string;
-  if (t.served.resource === 'namespaces') path = `${prefix}/namespaces`;
+  if (t.special) path = `${prefix}/${t.special}${t.served.resource === 'namespaces' ? '' : t.namespace ? `/namespaces/${t.namespace}` : ''}/${t.served.resource}`;
+  else if (t.served.resource === 'namespaces') path = `${prefix}/namespaces`;
   else path = `${prefix}${t.namespace ? `/namespaces/${t.namespace}` : ''}/${t.served.resource}`;
   if (t.name) path += `/${t.name}${t.subresource ? `/${t.subresource}` : ''}`;
   const q = new URLSearchParams();
-  if (t.method === 'GET' && !t.name && t.watch) q.set('watch', 'true');
+  if (t.method === 'GET' && t.watch) q.set('watch', 'true');
   if (t.method === 'GET' && !t.name && t.fieldName) q.set('fieldSelector', `metadata.name=${t.fieldName}`);
   // Writes are dry runs, so an allowed one changes nothing; a connect subresource refuses dryRun after authorization.
   if (t.method !== 'GET') q.set('dryRun', 'All');
@@ -58,11 +61,13 @@ export function attributesOf(t: HttpTarget, user: UserInfo): RequestAttributes {
   if (t.kind === 'nonResource') return { kind: 'nonResource', user, verb: t.method.toLowerCase(), path: t.path };
   const verbs = { POST: 'create', PUT: 'update', PATCH: 'patch' } as const;
   let verb: string;
-  if (t.method === 'GET') verb = t.name ? 'get' : t.watch ? 'watch' : 'list';
+  // The watch parameter only matters to a GET without a name (with one it stays a get).
+  if (t.special) verb = t.special;
+  else if (t.method === 'GET') verb = t.name ? 'get' : t.watch ? 'watch' : 'list';
   else if (t.method === 'DELETE') verb = t.name ? 'delete' : 'deletecollection';
   else verb = verbs[t.method];
   const namespace = t.served.resource === 'namespaces' ? t.name : t.namespace;
-  const name = t.name || (t.method === 'GET' ? t.fieldName : '');
+  const name = t.name || (t.method === 'GET' && !t.special ? t.fieldName : '');
   return { kind: 'resource', user, verb, apiGroup: t.served.group, resource: t.served.resource, subresource: t.name ? t.subresource : '', name, namespace };
 }
 
@@ -96,7 +101,7 @@ export function sendHttp(port: number, ca: string, method: string, path: string,
     }
     const req = httpsRequest({ host: '127.0.0.1', port, path, method, headers: h, ca, servername: 'localhost' }, (res) => {
       const status = res.statusCode ?? 0;
-      if (status === 200 && /[?&]watch=true/.test(path)) {
+      if (status === 200 && /[?&]watch=true|\/watch\//.test(path)) {
         res.destroy();
         req.destroy();
         resolve({ status, body: '' });
