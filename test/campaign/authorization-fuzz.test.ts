@@ -115,7 +115,7 @@ describe('authorization fuzz: random RBAC policies and requests against a refere
             const headers = { ...(id ? bearer(id.token) : {}), ...(c.impersonation ? impersonationHeaders(c.impersonation) : {}) };
             const path = targetPath(c.target);
             const body = c.target.method === 'GET' || c.target.method === 'DELETE' ? undefined : '{}';
-            const got = await sendHttp(fx.port, fx.ca, c.target.method, path, headers, body);
+            const got = await sendHttp(fx.port, fx.ca, c.target.method, path, headers, body, attributesOf(c.target, { name: '', groups: [] }).verb === 'watch');
             counts['requests sent']++;
             counts['decisions compared']++;
             let message = '';

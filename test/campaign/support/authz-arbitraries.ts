@@ -26,6 +26,8 @@ const ruleResources = [
 const names = ['fz-a', 'fz-b', 'ns0', 'sa0', 'u0', 'bob', 'g0', 'system:masters', 'view', 'uid-1', 'system:serviceaccount:ns0:sa0'];
 const urls = ['/healthz', '/healthz/*', '/livez', '/readyz', '/version', '/api', '/api/*', '/apis', '/apis/*', '/metrics', '/fz/*', '*', '/openapi/*'];
 const paths = ['/healthz', '/healthz/etcd', '/healthz/', '/livez', '/readyz', '/version', '/api', '/api/v1', '/apis', '/apis/apps/v1', '/metrics', '/fz/x', '/fz', '/openapi/v2', '/'];
+/** Spellings of non-resource paths that only an HTTP request has: a query, percent-encoding. */
+const httpPaths = [...paths, '/healthz?verbose', '/healthz%2Fetcd', '/fz/%7Ex', '/version?x=1', '/ap%69'];
 
 /** Resources served over HTTP (widgets in example.com is served by nobody: authorization still comes first). */
 export const SERVED: readonly ServedResource[] = [
@@ -247,15 +249,16 @@ const targetArb: fc.Arbitrary<HttpTarget> = fc.oneof(
         subPick: fc.nat(4),
         fieldName: fc.constantFrom('', '', 'fz-a'),
         special: fc.constantFrom(undefined, undefined, undefined, undefined, undefined, 'watch' as const, 'proxy' as const),
+        variant: fc.nat(15),
       })
       .map((r): HttpTarget => {
         // Only reads name a real namespace: every write names an object that does not exist.
         const name = r.method !== 'GET' && r.name === 'ns0' ? 'fz-a' : r.name;
         const subresource = name ? (r.served.subresources[r.subPick] ?? '') : '';
-        return { kind: 'resource', method: r.method as 'GET', watch: r.watch, served: r.served, namespace: r.namespace, name, subresource, fieldName: name ? '' : r.fieldName, ...(r.special ? { special: r.special } : {}) };
+        return { kind: 'resource', method: r.method as 'GET', watch: r.watch, served: r.served, namespace: r.namespace, name, subresource, fieldName: name ? '' : r.fieldName, variant: r.variant, ...(r.special ? { special: r.special } : {}) };
       }),
   },
-  { weight: 1, arbitrary: fc.record({ path: fc.constantFrom(...paths), method: fc.constantFrom('GET' as const, 'GET' as const, 'POST' as const) }).map(({ path, method }): HttpTarget => ({ kind: 'nonResource', method, path })) },
+  { weight: 1, arbitrary: fc.record({ path: fc.constantFrom(...httpPaths), method: fc.constantFrom('GET' as const, 'GET' as const, 'POST' as const) }).map(({ path, method }): HttpTarget => ({ kind: 'nonResource', method, path })) },
 );
 
 /** Random HTTP requests: identity index TOKEN_IDENTITIES.length is anonymous. */

@@ -30,6 +30,12 @@ export type HttpTarget =
       readonly fieldName: string;
       /** The legacy /watch/ or /proxy/ path segment before the resource, which sets the verb whatever the method. */
       readonly special?: 'watch' | 'proxy';
+      /**
+       * How the query and path are spelled: bit 0-1 the field selector's form (name=, name==, after
+       * another term, or name!= which names nothing), bit 2 watch=1 for watch=true, bit 3 the name's
+       * '-' percent-encoded in the path (the authorized name is the decoded one).
+       */
+      readonly variant?: number;
     }
   | { readonly kind: 'nonResource'; readonly method: 'GET' | 'POST'; readonly path: string };
 
@@ -41,10 +47,13 @@ export function targetPath(t: HttpTarget): string {
   if (t.special) path = `${prefix}/${t.special}${t.served.resource === 'namespaces' ? '' : t.namespace ? `/namespaces/${t.namespace}` : ''}/${t.served.resource}`;
   else if (t.served.resource === 'namespaces') path = `${prefix}/namespaces`;
   else path = `${prefix}${t.namespace ? `/namespaces/${t.namespace}` : ''}/${t.served.resource}`;
-  if (t.name) path += `/${t.name}${t.subresource ? `/${t.subresource}` : ''}`;
+  const v = t.variant ?? 0;
+  const name = v & 8 ? t.name.replace(/-/g, '%2D') : t.name;
+  if (t.name) path += `/${name}${t.subresource ? `/${t.subresource}` : ''}`;
   const q = new URLSearchParams();
-  if (t.method === 'GET' && t.watch) q.set('watch', 'true');
-  if (t.method === 'GET' && !t.name && t.fieldName) q.set('fieldSelector', `metadata.name=${t.fieldName}`);
+  if (t.method === 'GET' && t.watch) q.set('watch', v & 4 ? '1' : 'true');
+  const selectors = [`metadata.name=${t.fieldName}`, `metadata.name==${t.fieldName}`, `metadata.namespace=ns9,metadata.name=${t.fieldName}`, `metadata.name!=${t.fieldName}`];
+  if (t.method === 'GET' && !t.name && t.fieldName) q.set('fieldSelector', selectors[v & 3] as string);
   // Writes are dry runs, so an allowed one changes nothing; a connect subresource refuses dryRun after authorization.
   if (t.method !== 'GET') q.set('dryRun', 'All');
   if (t.method === 'DELETE' && !t.name) q.set('labelSelector', 'fz-never=1');
@@ -58,7 +67,8 @@ export function targetPath(t: HttpTarget): string {
  * own name as its namespace, and a list's or watch's metadata.name field selector as its name.
  */
 export function attributesOf(t: HttpTarget, user: UserInfo): RequestAttributes {
-  if (t.kind === 'nonResource') return { kind: 'nonResource', user, verb: t.method.toLowerCase(), path: t.path };
+  // The authorized path is the decoded URL path, without the query.
+  if (t.kind === 'nonResource') return { kind: 'nonResource', user, verb: t.method.toLowerCase(), path: decodeURIComponent(t.path.split('?')[0] as string) };
   const verbs = { POST: 'create', PUT: 'update', PATCH: 'patch' } as const;
   let verb: string;
   // The watch parameter only matters to a GET without a name (with one it stays a get).
@@ -67,7 +77,8 @@ export function attributesOf(t: HttpTarget, user: UserInfo): RequestAttributes {
   else if (t.method === 'DELETE') verb = t.name ? 'delete' : 'deletecollection';
   else verb = verbs[t.method];
   const namespace = t.served.resource === 'namespaces' ? t.name : t.namespace;
-  const name = t.name || (t.method === 'GET' && !t.special ? t.fieldName : '');
+  const selectorNames = ((t.variant ?? 0) & 3) !== 3;
+  const name = t.name || (t.method === 'GET' && !t.special && selectorNames ? t.fieldName : '');
   return { kind: 'resource', user, verb, apiGroup: t.served.group, resource: t.served.resource, subresource: t.name ? t.subresource : '', name, namespace };
 }
 
@@ -89,10 +100,10 @@ export interface HttpAnswer {
 }
 
 /**
- * One HTTPS request; resolves with the status and up to 4 KiB of body. A 200 watch is cut after
- * its response head (its body would never end).
+ * One HTTPS request; resolves with the status and up to 4 KiB of body. A 200 answer to a watch
+ * (watch true) is cut after its response head (its body would never end).
  */
-export function sendHttp(port: number, ca: string, method: string, path: string, headers: Record<string, string | string[]>, body?: string): Promise<HttpAnswer> {
+export function sendHttp(port: number, ca: string, method: string, path: string, headers: Record<string, string | string[]>, body: string | undefined, watch: boolean): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     const h: Record<string, string | string[]> = { ...headers };
     if (body !== undefined) {
@@ -101,7 +112,7 @@ export function sendHttp(port: number, ca: string, method: string, path: string,
     }
     const req = httpsRequest({ host: '127.0.0.1', port, path, method, headers: h, ca, servername: 'localhost' }, (res) => {
       const status = res.statusCode ?? 0;
-      if (status === 200 && /[?&]watch=true|\/watch\//.test(path)) {
+      if (status === 200 && watch) {
         res.destroy();
         req.destroy();
         resolve({ status, body: '' });
