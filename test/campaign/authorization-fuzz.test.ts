@@ -114,7 +114,7 @@ describe('authorization fuzz: random RBAC policies and requests against a refere
             const id = TOKEN_IDENTITIES[c.identity];
             const headers = { ...(id ? bearer(id.token) : {}), ...(c.impersonation ? impersonationHeaders(c.impersonation) : {}) };
             const path = targetPath(c.target);
-            const body = c.target.method === 'GET' || c.target.method === 'DELETE' ? undefined : '{}';
+            const body = ['GET', 'HEAD', 'DELETE'].includes(c.target.method) ? undefined : '{}';
             const got = await sendHttp(fx.port, fx.ca, c.target.method, path, headers, body, attributesOf(c.target, { name: '', groups: [] }).verb === 'watch');
             counts['requests sent']++;
             counts['decisions compared']++;
@@ -124,11 +124,13 @@ describe('authorization fuzz: random RBAC policies and requests against a refere
             } catch {
               // not a Status: an allowed answer of another kind
             }
-            const denied = got.status === 403 && message.includes(' cannot ');
+            // A HEAD answer has no body to read the message from.
+            const head = c.target.method === 'HEAD';
+            const denied = got.status === 403 && (head || message.includes(' cannot '));
             const sent = `${c.target.method} ${path} as ${id?.name ?? 'system:anonymous'}${c.impersonation ? ` impersonating ${JSON.stringify(c.impersonation)}` : ''}`;
             if (denied === want.allowed) {
               problems.push(`HTTP ${sent}: reference ${want.allowed ? 'allows' : `denies (${want.message})`}, server answered ${got.status} ${got.body.slice(0, 300)}`);
-            } else if (!want.allowed && message !== want.message && !message.startsWith(`${want.message}: `)) {
+            } else if (!want.allowed && !head && message !== want.message && !message.startsWith(`${want.message}: `)) {
               problems.push(`HTTP ${sent}: 403 message ${JSON.stringify(message)}, kube's would be ${JSON.stringify(want.message)}`);
             }
           });
@@ -141,7 +143,8 @@ describe('authorization fuzz: random RBAC policies and requests against a refere
           }
         },
       ),
-      { numRuns: campaignCases(5), endOnFailure: true, ...(seed !== undefined ? { seed } : {}) },
+      // On a machine too busy to finish the runs in 30 s, the runs so far stand (the counts say how many).
+      { numRuns: campaignCases(8), endOnFailure: true, interruptAfterTimeLimit: 30_000 * Math.max(1, Number(process.env.CAMPAIGN_SCALE) || 1), markInterruptAsFailure: false, ...(seed !== undefined ? { seed } : {}) },
     );
     t.diagnostic(`decision split: ${JSON.stringify(split)}`);
     reportCampaign(t, 'authorization-fuzz', counts);

@@ -104,7 +104,7 @@ const impersonateRuleArb: fc.Arbitrary<PolicyRule> = fc.record(
   {
     verbs: fc.constantFrom(['impersonate'], ['impersonate', 'get'], ['*']),
     apiGroups: fc.constantFrom([''], ['authentication.k8s.io'], ['', 'authentication.k8s.io'], ['*']),
-    resources: fc.subarray(['users', 'groups', 'serviceaccounts', 'userextras/scopes', 'userextras/*', 'uids', '*'], { minLength: 1, maxLength: 4 }),
+    resources: fc.subarray(['users', 'groups', 'serviceaccounts', 'userextras/scopes', 'userextras/*', 'userextras/reason', 'userextras/acme.com/project', 'uids', '*'], { minLength: 1, maxLength: 4 }),
     resourceNames: fc.subarray(['u0', 'u1', 'bob', 'g0', 'g1', 'system:authenticated', 'sa0', 'view', 'uid-1', 'system:anonymous'], { minLength: 1, maxLength: 5 }),
   },
   { requiredKeys: ['verbs', 'apiGroups', 'resources'] },
@@ -231,7 +231,7 @@ const impersonationArb: fc.Arbitrary<Impersonation> = fc
   .record({
     user: fc.constantFrom('u0', 'u1', 'bob', 'system:serviceaccount:ns0:sa0', 'system:serviceaccount:ns2:sa9', 'system:anonymous', 'system:serviceaccount:ns0'),
     groups: fc.subarray(['g0', 'g1', 'system:authenticated', 'system:unauthenticated', 'system:serviceaccounts', 'system:masters'], { maxLength: 2 }),
-    extra: fc.option(fc.record({ key: fc.constant('scopes'), values: fc.subarray(['view', 'edit'], { minLength: 1, maxLength: 2 }) }), { freq: 3, nil: undefined }),
+    extra: fc.option(fc.record({ key: fc.constantFrom('scopes', 'scopes', 'Reason', 'acme.com%2Fproject'), values: fc.subarray(['view', 'edit'], { minLength: 1, maxLength: 2 }) }), { freq: 3, nil: undefined }),
     uid: fc.option(fc.constantFrom('uid-1', 'uid-2'), { freq: 3, nil: undefined }),
   })
   .map(({ extra, uid, ...i }) => ({ ...i, ...(extra ? { extra } : {}), ...(uid !== undefined ? { uid } : {}) }));
@@ -241,7 +241,7 @@ const targetArb: fc.Arbitrary<HttpTarget> = fc.oneof(
     weight: 4,
     arbitrary: fc
       .record({
-        method: fc.constantFrom('GET', 'GET', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'),
+        method: fc.constantFrom('GET', 'GET', 'GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'),
         watch: fc.boolean(),
         served: fc.constantFrom(...SERVED),
         namespace: fc.constantFrom('', ...NAMESPACES, 'ns0'),
@@ -258,7 +258,7 @@ const targetArb: fc.Arbitrary<HttpTarget> = fc.oneof(
         return { kind: 'resource', method: r.method as 'GET', watch: r.watch, served: r.served, namespace: r.namespace, name, subresource, fieldName: name ? '' : r.fieldName, variant: r.variant, ...(r.special ? { special: r.special } : {}) };
       }),
   },
-  { weight: 1, arbitrary: fc.record({ path: fc.constantFrom(...httpPaths), method: fc.constantFrom('GET' as const, 'GET' as const, 'POST' as const) }).map(({ path, method }): HttpTarget => ({ kind: 'nonResource', method, path })) },
+  { weight: 1, arbitrary: fc.record({ path: fc.constantFrom(...httpPaths), method: fc.constantFrom('GET' as const, 'GET' as const, 'HEAD' as const, 'POST' as const) }).map(({ path, method }): HttpTarget => ({ kind: 'nonResource', method, path })) },
 );
 
 /** Random HTTP requests: identity index TOKEN_IDENTITIES.length is anonymous. */

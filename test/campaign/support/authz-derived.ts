@@ -88,7 +88,10 @@ function subjectNamesToken(s: Subject, ns: string, id: (typeof TOKEN_IDENTITIES)
 
 /** An HTTP target for resource attributes, when they name a served resource (method from the verb). */
 function targetFor(a: RequestAttributes): HttpTarget | undefined {
-  if (a.kind === 'nonResource') return a.verb === 'get' ? { kind: 'nonResource', method: 'GET', path: a.path } : undefined;
+  if (a.kind === 'nonResource') {
+    const method = ({ get: 'GET', head: 'HEAD', post: 'POST' } as const)[a.verb as 'get'];
+    return method ? { kind: 'nonResource', method, path: a.path } : undefined;
+  }
   const served = SERVED.find((s) => s.group === a.apiGroup && s.resource === a.resource);
   if (!served) return undefined;
   const methods: Record<string, HttpTarget['method'] | undefined> = { get: 'GET', list: 'GET', watch: 'GET', create: 'POST', update: 'PUT', patch: 'PATCH', delete: 'DELETE', deletecollection: 'DELETE' };

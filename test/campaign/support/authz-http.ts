@@ -20,7 +20,7 @@ export interface ServedResource {
 export type HttpTarget =
   | {
       readonly kind: 'resource';
-      readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+      readonly method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
       readonly watch: boolean;
       readonly served: ServedResource;
       readonly namespace: string;
@@ -37,7 +37,7 @@ export type HttpTarget =
        */
       readonly variant?: number;
     }
-  | { readonly kind: 'nonResource'; readonly method: 'GET' | 'POST'; readonly path: string };
+  | { readonly kind: 'nonResource'; readonly method: 'GET' | 'HEAD' | 'POST'; readonly path: string };
 
 /** The path (with query) of target, built so kube's request-info parsing gives attributesOf(target). */
 export function targetPath(t: HttpTarget): string {
@@ -51,11 +51,12 @@ export function targetPath(t: HttpTarget): string {
   const name = v & 8 ? t.name.replace(/-/g, '%2D') : t.name;
   if (t.name) path += `/${name}${t.subresource ? `/${t.subresource}` : ''}`;
   const q = new URLSearchParams();
-  if (t.method === 'GET' && t.watch) q.set('watch', v & 4 ? '1' : 'true');
+  const read = t.method === 'GET' || t.method === 'HEAD';
+  if (read && t.watch) q.set('watch', v & 4 ? '1' : 'true');
   const selectors = [`metadata.name=${t.fieldName}`, `metadata.name==${t.fieldName}`, `metadata.namespace=ns9,metadata.name=${t.fieldName}`, `metadata.name!=${t.fieldName}`];
-  if (t.method === 'GET' && !t.name && t.fieldName) q.set('fieldSelector', selectors[v & 3] as string);
+  if (read && !t.name && t.fieldName) q.set('fieldSelector', selectors[v & 3] as string);
   // Writes are dry runs, so an allowed one changes nothing; a connect subresource refuses dryRun after authorization.
-  if (t.method !== 'GET') q.set('dryRun', 'All');
+  if (!read) q.set('dryRun', 'All');
   if (t.method === 'DELETE' && !t.name) q.set('labelSelector', 'fz-never=1');
   const qs = q.toString();
   return qs ? `${path}?${qs}` : path;
@@ -73,12 +74,12 @@ export function attributesOf(t: HttpTarget, user: UserInfo): RequestAttributes {
   let verb: string;
   // The watch parameter only matters to a GET without a name (with one it stays a get).
   if (t.special) verb = t.special;
-  else if (t.method === 'GET') verb = t.name ? 'get' : t.watch ? 'watch' : 'list';
+  else if (t.method === 'GET' || t.method === 'HEAD') verb = t.name ? 'get' : t.watch ? 'watch' : 'list';
   else if (t.method === 'DELETE') verb = t.name ? 'delete' : 'deletecollection';
   else verb = verbs[t.method];
   const namespace = t.served.resource === 'namespaces' ? t.name : t.namespace;
   const selectorNames = ((t.variant ?? 0) & 3) !== 3;
-  const name = t.name || (t.method === 'GET' && !t.special && selectorNames ? t.fieldName : '');
+  const name = t.name || ((t.method === 'GET' || t.method === 'HEAD') && !t.special && selectorNames ? t.fieldName : '');
   return { kind: 'resource', user, verb, apiGroup: t.served.group, resource: t.served.resource, subresource: t.name ? t.subresource : '', name, namespace };
 }
 

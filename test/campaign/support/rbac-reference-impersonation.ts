@@ -10,7 +10,7 @@ import type { RequestAttributes, UserInfo } from './rbac-reference.js';
 export interface Impersonation {
   readonly user: string;
   readonly groups: readonly string[];
-  /** At most one Impersonate-Extra-<key> header (kube walks several in map order, unordered). */
+  /** At most one Impersonate-Extra-<key> header (kube walks several in map order, unordered); key as sent. */
   readonly extra?: { readonly key: string; readonly values: readonly string[] };
   readonly uid?: string;
 }
@@ -39,7 +39,9 @@ export function impersonationChecks(requestor: UserInfo, imp: Impersonation): { 
     checks.push({ ...base, apiGroup: '', resource: 'groups', name: g });
     groups.push(g);
   }
-  for (const v of imp.extra?.values ?? []) checks.push({ ...base, apiGroup: 'authentication.k8s.io', resource: 'userextras', subresource: imp.extra?.key ?? '', name: v });
+  // The extra's key is the header name's rest, lowercased (header names are case-insensitive) and percent-decoded.
+  const key = decodeURIComponent((imp.extra?.key ?? '').toLowerCase());
+  for (const v of imp.extra?.values ?? []) checks.push({ ...base, apiGroup: 'authentication.k8s.io', resource: 'userextras', subresource: key, name: v });
   if (imp.uid !== undefined) checks.push({ ...base, apiGroup: 'authentication.k8s.io', resource: 'uids', name: imp.uid });
   if (imp.user !== 'system:anonymous') {
     if (!groups.includes('system:authenticated') && !groups.includes('system:unauthenticated')) groups.push('system:authenticated');
