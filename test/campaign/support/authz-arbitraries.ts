@@ -229,7 +229,11 @@ export interface HttpCase {
 
 const impersonationArb: fc.Arbitrary<Impersonation> = fc
   .record({
-    user: fc.constantFrom('u0', 'u1', 'bob', 'system:serviceaccount:ns0:sa0', 'system:serviceaccount:ns2:sa9', 'system:anonymous', 'system:serviceaccount:ns0'),
+    user: fc.constantFrom(
+      'u0', 'u1', 'bob', 'system:serviceaccount:ns0:sa0', 'system:serviceaccount:ns2:sa9', 'system:anonymous',
+      // Not service accounts (kube checks 'impersonate' on users for these): too few or many parts, an invalid namespace or name.
+      'system:serviceaccount:ns0', 'system:serviceaccount:ns0:sa0:x', 'system:serviceaccount:NS0:sa0', 'system:serviceaccount:ns0:Sa0', 'system:serviceaccount::sa0',
+    ),
     groups: fc.subarray(['g0', 'g1', 'system:authenticated', 'system:unauthenticated', 'system:serviceaccounts', 'system:masters'], { maxLength: 2 }),
     extra: fc.option(fc.record({ key: fc.constantFrom('scopes', 'scopes', 'Reason', 'acme.com%2Fproject'), values: fc.subarray(['view', 'edit'], { minLength: 1, maxLength: 2 }) }), { freq: 3, nil: undefined }),
     uid: fc.option(fc.constantFrom('uid-1', 'uid-2'), { freq: 3, nil: undefined }),

@@ -15,7 +15,18 @@ export interface Impersonation {
   readonly uid?: string;
 }
 
-const serviceAccountUser = /^system:serviceaccount:([^:]+):([^:]+)$/;
+const serviceAccountUser = /^system:serviceaccount:([^:]*):([^:]*)$/;
+const dns1123Label = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const dns1123Subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** The namespace and name of a service account's user name, when both are valid (a namespace is a DNS label, a name a DNS subdomain). */
+function splitServiceAccount(user: string): [string, string] | undefined {
+  const m = serviceAccountUser.exec(user);
+  if (!m) return undefined;
+  const [ns, name] = [m[1] as string, m[2] as string];
+  if (ns.length > 63 || !dns1123Label.test(ns) || name.length > 253 || !dns1123Subdomain.test(name)) return undefined;
+  return [ns, name];
+}
 
 /**
  * The 'impersonate' checks in the order kube makes them (user or service account, each group,
@@ -28,10 +39,10 @@ export function impersonationChecks(requestor: UserInfo, imp: Impersonation): { 
   const base = { kind: 'resource' as const, user: requestor, verb: 'impersonate', subresource: '', namespace: '' };
   const checks: RequestAttributes[] = [];
   let groups: string[] = [];
-  const sa = serviceAccountUser.exec(imp.user);
+  const sa = splitServiceAccount(imp.user);
   if (sa) {
-    checks.push({ ...base, apiGroup: '', resource: 'serviceaccounts', namespace: sa[1], name: sa[2] });
-    if (imp.groups.length === 0) groups = ['system:serviceaccounts', `system:serviceaccounts:${sa[1]}`];
+    checks.push({ ...base, apiGroup: '', resource: 'serviceaccounts', namespace: sa[0], name: sa[1] });
+    if (imp.groups.length === 0) groups = ['system:serviceaccounts', `system:serviceaccounts:${sa[0]}`];
   } else {
     checks.push({ ...base, apiGroup: '', resource: 'users', name: imp.user });
   }

@@ -148,7 +148,10 @@ describe('reference impersonation', () => {
     assert.deepEqual(impersonationChecks(jane, { user: 'system:anonymous', groups: [] }).actAs.groups, ['system:unauthenticated']);
     assert.deepEqual(impersonationChecks(jane, { user: 'x', groups: ['system:unauthenticated'] }).actAs.groups, ['system:unauthenticated']);
     // Not a well-formed service account name: a user.
-    assert.equal((impersonationChecks(jane, { user: 'system:serviceaccount:ns0', groups: [] }).checks[0] as { resource: string }).resource, 'users');
+    for (const user of ['system:serviceaccount:ns0', 'system:serviceaccount:ns0:a:b', 'system:serviceaccount:NS:sa', 'system:serviceaccount:ns:S_A', 'system:serviceaccount::sa']) {
+      assert.equal((impersonationChecks(jane, { user, groups: [] }).checks[0] as { resource: string }).resource, 'users', user);
+    }
+    assert.equal((impersonationChecks(jane, { user: 'system:serviceaccount:ns:my.sa', groups: [] }).checks[0] as { resource: string }).resource, 'serviceaccounts');
   });
 });
 
