@@ -53,12 +53,6 @@ const reviewOnly = [
   { group: 'policy', resource: 'podsecuritypolicies', subresources: [] },
 ];
 
-/** An identity a token (or no token) authenticates as, with the groups the server then reports. */
-export interface TokenIdentity {
-  readonly token: string;
-  readonly user: UserInfo;
-}
-
 /** The identities of the token file (name, groups as written) and anonymous (token ''). */
 export const TOKEN_IDENTITIES: readonly { token: string; name: string; groups: string[] }[] = [
   { token: 'fz-token-u0-0123456789', name: 'u0', groups: ['g0'] },
