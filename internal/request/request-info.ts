@@ -73,12 +73,14 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   rest = rest.slice(1);
 
   let verb: string;
+  let fromMethod = false;
   if (specialVerbs.has(rest[0] as string)) {
     if (rest.length < 2) return nonResource(method, path);
     verb = rest[0] as string;
     rest = rest.slice(1);
   } else {
     verb = methodVerbs[method.toUpperCase()] ?? method.toLowerCase();
+    fromMethod = true;
   }
 
   let namespace = '';
@@ -92,14 +94,16 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   let name = rest[1] ?? '';
   const subresource = rest.length >= 3 ? (rest[2] as string) : '';
 
-  if (rest.length < 2 && verb === 'get') verb = 'list';
-  if (rest.length < 2 && verb === 'delete') verb = 'deletecollection';
-  if ((verb === 'list' || verb === 'get') && isTrue(query.get('watch'))) verb = 'watch';
-  if ((verb === 'list' || verb === 'watch') && name === '') {
+  // As kube: only a GET without a name becomes a list or (watch=true) a watch, and only it takes its
+  // name from a metadata.name field selector; a named GET stays a get whatever its watch parameter,
+  // and the legacy /watch/ path keeps the field selector out of the authorized name.
+  if (rest.length < 2 && verb === 'get' && fromMethod) {
+    verb = watchRequested(query.getAll('watch')) ? 'watch' : 'list';
     const sel = query.get('fieldSelector');
     const single = sel ? singleName(sel) : undefined;
     if (single) name = single;
   }
+  if (rest.length < 2 && verb === 'delete') verb = 'deletecollection';
   return {
     isResourceRequest: true,
     path,
@@ -115,12 +119,28 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   };
 }
 
-function isTrue(v: string | null): boolean {
-  return v === 'true' || v === '1' || v === 'True' || v === 'TRUE';
+/**
+ * Whether the watch parameter asks for a watch: a Go boolean (1, t, T, TRUE, true, True), or no
+ * boolean at all (watch=yes), which kube's fallback counts as a watch and the list handler then
+ * refuses with 400; empty or false values are a list, as the handler reads them.
+ */
+function watchRequested(values: string[]): boolean {
+  const v = values[0];
+  if (v === undefined || v === '') return false;
+  return !['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v);
 }
 
-/** metadata.name=<x> (or ==) as the only term of a field selector, for authorization's name. */
+/**
+ * The name a field selector requires (a metadata.name= or == term among its terms), when it is a
+ * valid path segment name, for authorization's name; kube's RequiresExactMatch.
+ */
 function singleName(selector: string): string | undefined {
-  const m = /^metadata\.name==?([^,=!\\]*)$/.exec(selector);
-  return m?.[1] || undefined;
+  for (const term of selector.split(/(?<!\\),/)) {
+    const m = /^metadata\.name==?(.*)$/.exec(term);
+    if (!m) continue;
+    const name = (m[1] as string).replace(/\\(.)/g, '$1');
+    if (name === '' || name === '.' || name === '..' || /[/%]/.test(name)) return undefined;
+    return name;
+  }
+  return undefined;
 }
