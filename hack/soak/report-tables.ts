@@ -8,6 +8,7 @@ import type { Sample } from './sampler.js';
 import { disruptionGraceMs, slope, splitByWindows } from './stats.js';
 
 const mib = 1024 * 1024;
+const minTrendSpanMs = 10 * 60_000;
 
 function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -31,7 +32,9 @@ export function memoryRow(samples: readonly Sample[], pick: (s: Sample) => { pid
   const vals = samples.map((s) => pick(s)).filter((p): p is { pid: number; v: number } => p !== undefined && Number.isFinite(p.v));
   const lastPid = vals.at(-1)?.pid;
   const life = samples.map((s) => [s.t, pick(s)] as const).filter(([, p]) => p && p.pid === lastPid && Number.isFinite(p.v));
-  const trend = slope(life.map(([t]) => t / 3_600_000), life.map(([, p]) => (p?.v ?? 0) / mib));
+  // A slope over less than ten minutes is mostly warm-up, not a trend.
+  const span = (life.at(-1)?.[0] ?? 0) - (life[0]?.[0] ?? 0);
+  const trend = span >= minTrendSpanMs ? slope(life.map(([t]) => t / 3_600_000), life.map(([, p]) => (p?.v ?? 0) / mib)) : Number.NaN;
   return { start: vals[0]?.v ?? Number.NaN, peak: Math.max(...vals.map((p) => p.v)), end: vals.at(-1)?.v ?? Number.NaN, trend };
 }
 
@@ -55,7 +58,7 @@ export function summaryTables(run: SoakRun): string {
         ['requests', requests],
         ['non-2xx answers (during disruptions / outside)', `${errs.total.toLocaleString('en-US')} (${errs.during.toLocaleString('en-US')} / ${errs.outside.toLocaleString('en-US')})`],
         ['watch events received', watchEvents],
-        ['informer lists (start and relists)', relists],
+        ['informer relists (after a 410)', relists],
         ['acknowledged writes', run.ledger.acknowledged],
         ['ledger entries read back at the end (left unknown)', `${run.ledger.checked.toLocaleString('en-US')} (${run.ledger.unknown})`],
         ['lost writes', run.ledger.lost],
@@ -100,7 +103,7 @@ export function summaryTables(run: SoakRun): string {
       }),
     ),
   );
-  out.push(`<h2>Memory</h2><p>Bounds: API server RSS ${mb(run.bounds.serverRss)}, V8 heap in use ${mb(run.bounds.serverHeap)}; etcd member RSS ${mb(run.bounds.etcdRss)}. The trend is the least-squares slope over the process's last lifetime (a restart starts a new one).</p>`);
+  out.push(`<h2>Memory</h2><p>Bounds: API server RSS ${mb(run.bounds.serverRss)}, V8 heap in use ${mb(run.bounds.serverHeap)}; etcd member RSS ${mb(run.bounds.etcdRss)}. The trend is the least-squares slope over the process's last lifetime (a restart starts a new one), given once that lifetime is 10 minutes or longer.</p>`);
   const memRows: (string | number)[][] = [];
   for (const name of run.samples[0]?.servers.map((p) => p.name) ?? []) {
     for (const [label, key] of [['RSS', 'rss'], ['heap', 'heapUsed']] as const) {
@@ -108,7 +111,7 @@ export function summaryTables(run: SoakRun): string {
         const p = s.servers.find((q) => q.name === name);
         return p && { pid: p.pid, v: p[key] ?? Number.NaN };
       });
-      memRows.push([`${name} ${label}`, mb(r.start), mb(r.peak), mb(r.end), Number.isFinite(r.trend) ? `${r.trend >= 0 ? '+' : ''}${r.trend.toFixed(0)} MiB/h` : 'n/a']);
+      memRows.push([`${name} ${label}`, mb(r.start), mb(r.peak), mb(r.end), Number.isFinite(r.trend) ? `${r.trend >= 0 ? '+' : ''}${r.trend.toFixed(0)} MiB/h` : 'n/a (lifetime < 10 min)']);
     }
   }
   for (const name of run.samples[0]?.etcd.map((p) => p.name) ?? []) {
@@ -116,7 +119,7 @@ export function summaryTables(run: SoakRun): string {
       const p = s.etcd.find((q) => q.name === name);
       return p && { pid: p.pid, v: p.rss };
     });
-    memRows.push([`${name} RSS`, mb(r.start), mb(r.peak), mb(r.end), Number.isFinite(r.trend) ? `${r.trend >= 0 ? '+' : ''}${r.trend.toFixed(0)} MiB/h` : 'n/a']);
+    memRows.push([`${name} RSS`, mb(r.start), mb(r.peak), mb(r.end), Number.isFinite(r.trend) ? `${r.trend >= 0 ? '+' : ''}${r.trend.toFixed(0)} MiB/h` : 'n/a (lifetime < 10 min)']);
   }
   out.push(table(['process', 'start', 'peak', 'end', 'trend'], memRows));
   out.push('<h2>Disruptions</h2>');

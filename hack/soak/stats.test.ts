@@ -48,6 +48,8 @@ describe('soak report arithmetic', () => {
     assert.equal(row.peak, 500 * mib);
     assert.equal(row.end, 140 * mib);
     assert.equal(Math.round(row.trend), 10);
+    const short = memoryRow(samples.slice(0, 1).concat([{ ...samples[0], t: 60_000 } as Sample]), (s) => ({ pid: 1, v: s.servers[0]?.rss ?? Number.NaN }));
+    assert.ok(Number.isNaN(short.trend), 'no trend over a lifetime under ten minutes');
   });
 });
 
