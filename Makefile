@@ -7,7 +7,7 @@ NODE ?= node
 NPM ?= npm
 TEST_CONCURRENCY ?= 2
 
-.PHONY: all deps etcd containerd node-images build generate verify run run-node user deploy-certs test test-unit test-integration test-e2e test-node-image bench image image-test clean
+.PHONY: all deps etcd containerd node-images build generate verify run run-node user deploy-certs test test-unit test-integration test-e2e test-node-image bench soak image image-test clean
 
 all: build
 
@@ -97,6 +97,13 @@ bench: build etcd node-images
 	$(NODE) --test --test-reporter=dot dist/bench/*.test.js
 	@if [ -n "$(BENCH_ARGS)" ]; then $(NODE) dist/bench/run.js $(BENCH_ARGS); else \
 	  rc=0; for p in $(BENCH_PARTS); do echo "== bench part $$p"; $(NODE) dist/bench/run.js --part=$$p || rc=1; done; exit $$rc; fi
+
+# The soak (hack/soak): SOAK_DURATION (default 60m) of mixed load on two API servers over a three-member
+# etcd cluster with API server restarts, etcd compactions and an etcd member restart on a schedule; writes
+# bench/results/soak-<date>.{html,png,json} and fails on a defect-class event. Not part of `make test`.
+SOAK_DURATION ?= 60m
+soak: build etcd
+	SOAK_DURATION=$(SOAK_DURATION) $(NODE) dist/hack/soak/main.js
 
 # The container image (README "Container image"): an OCI layout and archive in _output/image, built
 # offline from Debian packages and npm (root needed; installs mmdebstrap, umoci, containerd, runc).

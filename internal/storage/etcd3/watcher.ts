@@ -85,6 +85,11 @@ export async function startWatch(p: WatchStartParams): Promise<StorageWatch> {
   let bookmarkedRev = 0n;
   let stopped = false;
   let watcher: Watcher | undefined;
+  // Set when etcd cancelled the watcher itself (compaction): the etcd3 library has already dropped
+  // it, and a cancel request of ours would bring etcd's answer for a watch id the library no longer
+  // knows, which it throws on inside the stream's data handler: the stream is never read again
+  // and every other watch on the client stops.
+  let cancelledByEtcd = false;
   let timer: NodeJS.Timeout | undefined;
 
   const onStopped: Array<() => void> = [];
@@ -95,7 +100,7 @@ export async function startWatch(p: WatchStartParams): Promise<StorageWatch> {
     if (timer) clearInterval(timer);
     queue.end();
     if (watcher) {
-      const done = watcher.cancel().catch(() => undefined);
+      const done = cancelledByEtcd ? Promise.resolve() : watcher.cancel().catch(() => undefined);
       p.track?.cancelled(watcher, done);
     }
   };
@@ -166,6 +171,8 @@ export async function startWatch(p: WatchStartParams): Promise<StorageWatch> {
     const pending = builder.watcher();
     p.track?.created(pending);
     watcher = pending;
+    // The library emits 'error' only for etcd's cancellation of the watcher (see cancelledByEtcd).
+    pending.once('error', () => (cancelledByEtcd = true));
     await Promise.race([
       new Promise<void>((resolve) => pending.once('connected', () => resolve())),
       new Promise<never>((_, reject) => pending.once('error', (err: unknown) => reject(err))),
