@@ -23,12 +23,12 @@ const ev = (type: EventRecord['type'], key: string, o: ObjectState): EventRecord
 
 /** Creates a, updates it, creates b, deletes a, patches b; a stale update of b is refused; one watcher saw it all. */
 function goodHistory(): History {
-  return {
+  const h: History = {
     writes: [
       write({ id: 1, kind: 'create', key: 'a', start: 0, end: 1, data: { v: '1' }, result: obj(U1, 10, { v: '1' }) }),
       write({ id: 2, kind: 'update', key: 'a', start: 2, end: 3, precondition: { rv: '10' }, data: { v: '2' }, result: obj(U1, 11, { v: '2' }) }),
       write({ id: 3, kind: 'create', key: 'b', start: 4, end: 5, data: { v: '3' }, result: obj(U2, 12, { v: '3' }) }),
-      write({ id: 4, kind: 'delete', key: 'a', start: 6, end: 7, precondition: { rv: '11', uid: U1 }, result: obj(U1, 13, { v: '2' }) }),
+      write({ id: 4, kind: 'delete', key: 'a', start: 6, end: 7, precondition: { rv: '11', uid: U1 } }),
       write({ id: 5, kind: 'patch', key: 'b', start: 8, end: 9, precondition: { rv: '12' }, data: { v: '5', p: 'x' }, result: obj(U2, 14, { v: '5', p: 'x' }) }),
       write({ id: 6, kind: 'update', key: 'b', start: 10, end: 11, precondition: { rv: '12' }, data: { v: '6' }, outcome: 'rejected', status: 409 }),
     ],
@@ -55,6 +55,9 @@ function goodHistory(): History {
     ],
     finals: [{ source: 'etcd', items: { b: obj(U2, 14, { v: '5', p: 'x' }) } }],
   };
+  // A second watcher (as the etcd witness is) with the same stream, so that mutating w0 alone leaves the writes evidenced.
+  h.watchers.push({ ...structuredClone(h.watchers[0]!), name: 'witness', server: 'etcd' });
+  return h;
 }
 
 function failuresOf(mutate: (h: History) => void): string[] {
@@ -75,7 +78,7 @@ describe('history checker', () => {
     const v = checkHistory(goodHistory());
     assert.deepEqual(v.failures, []);
     assert.equal(v.writesChecked, 5);
-    assert.equal(v.eventsChecked, 5);
+    assert.equal(v.eventsChecked, 10);
     assert.equal(v.readsChecked, 1);
   });
 
@@ -160,7 +163,7 @@ describe('history checker', () => {
     assert.deepEqual(
       failuresOf((h) => {
         h.writes.push(unknown);
-        events(h).push(ev('MODIFIED', 'b', applied));
+        for (const w of h.watchers) w.segments[0]?.events.push(ev('MODIFIED', 'b', applied));
         h.finals[0] = { source: 'etcd', items: { b: applied } };
       }),
       [],
@@ -168,9 +171,15 @@ describe('history checker', () => {
     );
     assertCaught((h) => {
       h.writes.push(unknown);
-      events(h).push(ev('MODIFIED', 'b', applied), ev('MODIFIED', 'b', obj(U2, 16, { v: '7' })));
+      for (const w of h.watchers) w.segments[0]?.events.push(ev('MODIFIED', 'b', applied), ev('MODIFIED', 'b', obj(U2, 16, { v: '7' })));
       h.finals[0] = { source: 'etcd', items: { b: obj(U2, 16, { v: '7' }) } };
     }, /write #7 .* applied twice: at 15 and at 16/);
+  });
+
+  it('catches an acknowledged delete that nothing shows', () => {
+    assertCaught((h) => {
+      for (const w of h.watchers) w.segments[0]?.events.splice(3, 1);
+    }, /write #4 \(delete a .*was acknowledged, but no list, event or final state shows it/);
   });
 
   it('catches a write applied over a version it was not conditional on', () => {

@@ -24,7 +24,7 @@ export function checkHistory(h: History): Verdict {
     failures.push(msg);
   };
   const t = buildTimeline(h, fail);
-  const ackedBefore = ackIndex(h.writes, t);
+  const ackedBefore = ackIndex(t);
   checkRealTime(t, ackedBefore, fail);
   checkRejections(h.writes, t, ackedBefore, fail);
   let readsChecked = 0;
@@ -63,14 +63,13 @@ export function checkHistory(h: History): Verdict {
 type AckedBefore = (time: number) => { rev: bigint; write: WriteRecord } | undefined;
 
 /** For a time, the acknowledged write with the highest revision that was answered before it. */
-function ackIndex(writes: readonly WriteRecord[], t: Timeline): AckedBefore {
-  const acked = writes.filter((w) => w.outcome === 'ok' && w.result && t.byRev.get(BigInt(w.result.rv))?.write === w).sort((a, b) => a.end - b.end);
-  const ends = acked.map((w) => w.end);
+function ackIndex(t: Timeline): AckedBefore {
+  const acked = t.versions.filter((v) => v.write.outcome === 'ok').sort((a, b) => a.write.end - b.write.end);
+  const ends = acked.map((v) => v.write.end);
   const best: { rev: bigint; write: WriteRecord }[] = [];
-  for (const w of acked) {
-    const rev = BigInt(w.result?.rv ?? '0');
+  for (const v of acked) {
     const prev = best[best.length - 1];
-    best.push(prev && prev.rev > rev ? prev : { rev, write: w });
+    best.push(prev && prev.rev > v.rev ? prev : { rev: v.rev, write: v.write });
   }
   return (time) => {
     let lo = 0;

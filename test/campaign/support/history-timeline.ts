@@ -93,9 +93,15 @@ export function buildTimeline(h: History, fail: (msg: string) => void): Timeline
     const rev = BigInt(o.obj.rv);
     if (byRev.has(rev)) continue;
     const prior = [...byRev.values()].filter((v) => v.key === o.key && v.rev < rev && v.write.kind !== 'delete').sort((a, b) => (a.rev < b.rev ? 1 : -1))[0];
-    const w = prior && h.writes.find((x) => x.kind === 'delete' && x.outcome === 'unknown' && x.key === o.key && x.precondition?.rv === String(prior.rev));
+    // kube answers a delete with a Status, so an acknowledged delete is placed, like an unknown one,
+    // by the DELETED event of the version it was conditional on.
+    const candidates = prior ? h.writes.filter((x) => x.kind === 'delete' && (x.outcome === 'ok' || x.outcome === 'unknown') && x.key === o.key && x.precondition?.rv === String(prior.rev) && !placed.has(x.id)) : [];
+    const w = candidates.find((x) => x.outcome === 'ok') ?? candidates[0];
     if (w) place(rev, w, o.obj);
     else fail(`${o.where}: ${o.key} deleted at ${rev} by no write of the history (last version before it: ${prior ? prior.rev : 'none'})`);
+  }
+  for (const w of h.writes) {
+    if (w.outcome === 'ok' && !placed.has(w.id)) fail(`write #${w.id} (${describe(w)}) was acknowledged, but no list, event or final state shows it`);
   }
 
   const versions = [...byRev.values()].sort((a, b) => (a.rev < b.rev ? -1 : a.rev > b.rev ? 1 : 0));
