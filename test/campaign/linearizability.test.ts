@@ -28,7 +28,7 @@ const planArb = (length: number) =>
   fc.array(
     fc.record({
       key: fc.nat(keys - 1),
-      action: fc.constantFrom<PlannedOp['action']>('write', 'write', 'write', 'write', 'write', 'get', 'list', 'blind-create'),
+      action: fc.constantFrom<PlannedOp['action']>('write', 'write', 'write', 'write', 'write', 'get', 'list', 'cached-list', 'blind-create'),
       server: fc.nat(1),
       pick: fc.nat(8),
     }),
@@ -62,7 +62,7 @@ describe('campaign: linearizability of writes and watches', () => {
     assert.equal(created.status, 201, created.text);
 
     const seed = process.env.CAMPAIGN_SEED ? Number(process.env.CAMPAIGN_SEED) : Math.floor(Math.random() * 2 ** 31);
-    const opsPerClient = campaignCases(150);
+    const opsPerClient = campaignCases(250);
     const [plans] = fc.sample(fc.array(planArb(opsPerClient), { minLength: clients, maxLength: clients }), { seed, numRuns: 1 });
     assert.ok(plans);
     let rng = seed;
@@ -75,8 +75,7 @@ describe('campaign: linearizability of writes and watches', () => {
     const witness = await cluster.witness(ns, (name) => name.startsWith('lin-'));
     const watchers: Watcher[] = [];
     for (const server of [a, b]) {
-      watchers.push(startWatcher(`steady-${server.name}`, server, ns, false, random));
-      watchers.push(startWatcher(`lazy-${server.name}`, server, ns, true, random));
+      for (const mode of ['list', 'lazy', 'initial'] as const) watchers.push(startWatcher(`${mode}-${server.name}`, server, ns, mode, random));
     }
 
     const rec: Recorder = { writes: [], reads: [], nextId: 1 };

@@ -32,7 +32,7 @@ function goodHistory(): History {
       write({ id: 5, kind: 'patch', key: 'b', start: 8, end: 9, precondition: { rv: '12' }, data: { v: '5', p: 'x' }, result: obj(U2, 14, { v: '5', p: 'x' }) }),
       write({ id: 6, kind: 'update', key: 'b', start: 10, end: 11, precondition: { rv: '12' }, data: { v: '6' }, outcome: 'rejected', status: 409 }),
     ],
-    reads: [{ id: 1, client: 1, server: 'b', kind: 'get', key: 'a', start: 4, end: 5, status: 200, object: obj(U1, 11, { v: '2' }) }],
+    reads: [{ id: 1, quorum: true, client: 1, server: 'b', kind: 'get', key: 'a', start: 4, end: 5, status: 200, object: obj(U1, 11, { v: '2' }) }],
     watchers: [
       {
         name: 'w0',
@@ -138,6 +138,14 @@ describe('history checker', () => {
 
   it('catches a stale quorum read', () => {
     assertCaught((h) => void (h.reads[0] = { ...h.reads[0]!, object: obj(U1, 10, { v: '1' }) }), /stale read #1 of a on b: returned 10, but write #2 replaced it at 11/);
+  });
+
+  it('lets a read from the watch cache be stale, but not differ from the state at its resourceVersion', () => {
+    assert.deepEqual(failuresOf((h) => void h.reads.push({ id: 2, quorum: false, client: 1, server: 'a', kind: 'list', start: 10, end: 11, status: 200, listRv: '11', items: { a: obj(U1, 11, { v: '2' }) } })), []);
+    assertCaught(
+      (h) => void h.reads.push({ id: 2, quorum: false, client: 1, server: 'a', kind: 'list', start: 10, end: 11, status: 200, listRv: '12', items: { a: obj(U1, 11, { v: '2' }) } }),
+      /list #2 on a at 12 differs from the replay: b: got absent, want \{rv 12/,
+    );
   });
 
   it('catches one resourceVersion answered for two writes', () => {

@@ -34,7 +34,7 @@ export function checkHistory(h: History): Verdict {
     const floor = ackedBefore(r.start);
     if (r.kind === 'list' && r.listRv !== undefined && r.items) {
       const rv = BigInt(r.listRv);
-      if (floor && rv < floor.rev) fail(`stale list #${r.id} on ${r.server}: at ${rv}, but write #${floor.write.id} was acknowledged at ${floor.rev} before it began`);
+      if (r.quorum && floor && rv < floor.rev) fail(`stale list #${r.id} on ${r.server}: at ${rv}, but write #${floor.write.id} was acknowledged at ${floor.rev} before it began`);
       compareState(`list #${r.id} on ${r.server} at ${rv}`, r.items, stateAt(t, rv), fail);
     } else if (r.kind === 'get' && r.key) {
       const chain = t.byKey.get(r.key) ?? [];
@@ -42,8 +42,8 @@ export function checkHistory(h: History): Verdict {
         const v = t.byRev.get(BigInt(r.object.rv));
         if (v && (v.key !== r.key || !v.after || !sameObject(r.object, v.after))) fail(`read #${r.id} of ${r.key} on ${r.server} returned ${show(r.object)}, the replay has ${show(v.after)} at ${v.rev}`);
         const next = chain.find((x) => x.rev > BigInt(r.object?.rv ?? '0'));
-        if (floor && next && next.rev <= floor.rev) fail(`stale read #${r.id} of ${r.key} on ${r.server}: returned ${r.object.rv}, but write #${next.write.id} replaced it at ${next.rev}, acknowledged before the read began`);
-      } else if (floor) {
+        if (r.quorum && floor && next && next.rev <= floor.rev) fail(`stale read #${r.id} of ${r.key} on ${r.server}: returned ${r.object.rv}, but write #${next.write.id} replaced it at ${next.rev}, acknowledged before the read began`);
+      } else if (r.quorum && floor) {
         const cur = versionAt(chain, floor.rev);
         const next = cur && chain.find((x) => x.rev > cur.rev);
         if (cur?.after && (!next || next.write.start > r.end)) fail(`stale read #${r.id} on ${r.server}: 404 for ${r.key}, which existed (version ${cur.rev}) for the whole read`);

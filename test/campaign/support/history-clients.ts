@@ -11,7 +11,7 @@ import type { ReadRecord, WriteKind, WriteRecord } from './history-types.js';
 /** One planned operation: on which key, which action, via which server (index), and a choice among write verbs. */
 export interface PlannedOp {
   readonly key: number;
-  readonly action: 'write' | 'get' | 'list' | 'blind-create';
+  readonly action: 'write' | 'get' | 'list' | 'cached-list' | 'blind-create';
   readonly server: number;
   readonly pick: number;
 }
@@ -62,7 +62,7 @@ export async function runClient(id: number, ns: string, servers: readonly ApiSer
     const end = performance.now();
     noteFailure(server, a);
     const object = a.status === 200 ? objectState(a.body) : undefined;
-    rec.reads.push({ id: rec.nextId++, client: id, server: server.name, kind: 'get', key, start, end, status: a.status, ...(object ? { object } : {}) });
+    rec.reads.push({ id: rec.nextId++, quorum: true, client: id, server: server.name, kind: 'get', key, start, end, status: a.status, ...(object ? { object } : {}) });
     if (object) known.set(key, { rv: object.rv, uid: object.uid });
     else if (a.status === 404) known.set(key, null);
   };
@@ -72,12 +72,13 @@ export async function runClient(id: number, ns: string, servers: readonly ApiSer
     const key = keyName(op.key);
     if (op.action === 'get') {
       await read(server, key);
-    } else if (op.action === 'list') {
+    } else if (op.action === 'list' || op.action === 'cached-list') {
+      const quorum = op.action === 'list';
       const start = performance.now();
-      const a = await call(server, 'GET', base);
+      const a = await call(server, 'GET', quorum ? base : `${base}?resourceVersion=0`);
       const end = performance.now();
       noteFailure(server, a);
-      if (a.status === 200) rec.reads.push({ id: rec.nextId++, client: id, server: server.name, kind: 'list', start, end, status: 200, listRv: a.body.metadata.resourceVersion, items: campaignItems(a.body) });
+      if (a.status === 200) rec.reads.push({ id: rec.nextId++, quorum, client: id, server: server.name, kind: 'list', start, end, status: 200, listRv: a.body.metadata.resourceVersion, items: campaignItems(a.body) });
     } else {
       const k = known.get(key);
       if (k === undefined && op.action !== 'blind-create') {

@@ -1,6 +1,6 @@
 /**
  * The linearizability campaign's cluster: one real etcd and two API servers on it (watch cache on,
- * Protobuf storage, one CA), each restartable on its port, plus etcd compaction and a direct read of
+ * Protobuf storage, WatchList on, one CA), each restartable on its port, plus etcd compaction and a direct read of
  * the ConfigMaps etcd holds.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -12,7 +12,7 @@ import { createLogger } from '../../../internal/observability/logging.js';
 import type { ServerOptions } from '../../../internal/server/options/flags.js';
 import { startServer, type RunningServer } from '../../../internal/server/server.js';
 import { decodeStored } from '../../../internal/storage/codec.js';
-import { testServerOptions } from '../../support/server.js';
+import { groupOptionsFromFlags, testServerOptions } from '../../support/server.js';
 import { startEtcdWitness, type EtcdWitness } from './history-etcd-watch.js';
 import type { ObjectState } from './history-types.js';
 
@@ -50,7 +50,10 @@ export async function startCluster(): Promise<Cluster> {
     for (const name of ['a', 'b']) {
       // Watches still open when a server stops are cut after 1 s (--shutdown-watch-termination-grace-period),
       // so a restart does not wait the test fixture's 10 s for the campaign's watchers.
+      // WatchList on, so a watcher can take its state from initial events.
+      const { shutdown: _shutdown, ...fromFlags } = groupOptionsFromFlags([`--cert-dir=${join(dir, 'certs')}`, '--feature-gates=WatchList=true']);
       const options = testServerOptions(etcd.endpoint, await freePort(), join(dir, 'certs'), {
+        ...fromFlags,
         shutdown: { delayDurationMs: 0, sendRetryAfter: false, watchTerminationGracePeriodMs: 1000 },
       });
       const server = await startServer(options, log);

@@ -41,9 +41,14 @@ export interface WriteRecord {
   readonly detail?: string;
 }
 
-/** One quorum read: a GET of one key or a list of the namespace, with what it returned. */
+/**
+ * One read: a GET of one key or a list of the namespace, with what it returned. A quorum read must
+ * not be stale; a read from the watch cache (resourceVersion=0) may be, but must equal the state at
+ * the resourceVersion it reports.
+ */
 export interface ReadRecord {
   readonly id: number;
+  readonly quorum: boolean;
   readonly client: number;
   readonly server: string;
   readonly kind: 'get' | 'list';

@@ -3,13 +3,13 @@
  * watches from the list's resourceVersion, recording every event. A watch that ends is resumed from
  * the last resourceVersion seen; a 410 (before the stream or as an ERROR event) is followed by a
  * relist. A lazy watcher drops its stream now and then and pauses before resuming, so it falls out
- * of the watch cache's window or behind a compaction and meets the 410 path.
+ * of the watch cache's window and meets the 410 path; another takes its state from initial events.
  */
 import { streamWatch } from '../../support/watch.js';
 import { campaignItems, isCampaignKey } from './history-clients.js';
 import type { ApiServer } from './history-cluster.js';
 import { call } from './history-http.js';
-import type { WatcherRecord, WatchSegment } from './history-types.js';
+import type { ObjectState, WatcherRecord, WatchSegment } from './history-types.js';
 
 /** A running watcher: its record, the last resourceVersion it has seen, and how many 410s it met. */
 export interface Watcher {
@@ -20,16 +20,29 @@ export interface Watcher {
   stop(): Promise<void>;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/**
+ * How a watcher gets its state: `list` lists, then watches from the list's resourceVersion; `lazy`
+ * does the same but drops its stream every 0.3-1.5 s and pauses up to 2 s before resuming; `initial`
+ * watches with sendInitialEvents=true and takes the ADDED events before the initial-events-end
+ * bookmark as its list.
+ */
+export type WatcherMode = 'list' | 'lazy' | 'initial';
 
-/** Starts one watcher on server; lazy watchers drop their stream every 0.3-1.5 s and pause up to 1 s. */
-export function startWatcher(name: string, server: ApiServer, ns: string, lazy: boolean, random: () => number): Watcher {
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const initialEventsEnd = 'k8s.io/initial-events-end';
+
+/** Starts one watcher on server in the given mode; random drives the lazy watcher's pauses. */
+export function startWatcher(name: string, server: ApiServer, ns: string, mode: WatcherMode, random: () => number): Watcher {
   const record: WatcherRecord = { name, server: server.name, segments: [] };
   const base = `/api/v1/namespaces/${ns}/configmaps`;
   let last = '';
   let stopped = false;
   let expired = 0;
   let closeStream: (() => void) | undefined;
+  const open = (): WatchSegment | undefined => {
+    const tail = record.segments[record.segments.length - 1];
+    return tail?.end === 'open' ? tail : undefined;
+  };
 
   const relist = async (): Promise<void> => {
     while (!stopped) {
@@ -43,10 +56,19 @@ export function startWatcher(name: string, server: ApiServer, ns: string, lazy: 
     }
   };
 
-  const follow = (segment: WatchSegment): Promise<'closed' | 'expired'> =>
+  /** Follows one watch request; with initial set, its initial events become the segment's list. */
+  const follow = (initial: boolean): Promise<'closed' | 'expired'> =>
     new Promise((resolve) => {
       let result: 'closed' | 'expired' = 'closed';
-      const path = `${base}?watch=1&resourceVersion=${last}&allowWatchBookmarks=true`;
+      let segment: WatchSegment | undefined;
+      const items: Record<string, ObjectState> = {};
+      if (!initial) {
+        segment = open() ?? { fromRv: last, events: [], end: 'open' };
+        if (segment !== open()) record.segments.push(segment);
+      }
+      const path = initial
+        ? `${base}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`
+        : `${base}?watch=1&resourceVersion=${last}&allowWatchBookmarks=true`;
       const stream = streamWatch(
         { port: server.port, ca: server.ca, path },
         {
@@ -60,12 +82,19 @@ export function startWatcher(name: string, server: ApiServer, ns: string, lazy: 
             }
             const rv: string = e.object?.metadata?.resourceVersion ?? '';
             const name: string = e.object?.metadata?.name ?? '';
-            if (e.type !== 'BOOKMARK' && isCampaignKey(name)) {
-              segment.events.push({ type: e.type, key: name, rv, object: { uid: e.object.metadata.uid, rv, data: e.object.data ?? {} } });
-            } else {
-              // Progress on another key (or a bookmark): every campaign event before rv was sent.
-              segment.events.push({ type: 'BOOKMARK', key: '', rv });
+            const state = (): ObjectState => ({ uid: e.object.metadata.uid, rv, data: e.object.data ?? {} });
+            if (!segment) {
+              if (e.type === 'ADDED' && isCampaignKey(name)) items[name] = state();
+              if (e.type === 'BOOKMARK' && e.object?.metadata?.annotations?.[initialEventsEnd] === 'true') {
+                segment = { fromRv: rv, list: { rv, items }, events: [], end: 'open' };
+                record.segments.push(segment);
+                last = rv;
+              }
+              return;
             }
+            if (e.type !== 'BOOKMARK' && isCampaignKey(name)) segment.events.push({ type: e.type, key: name, rv, object: state() });
+            // Progress on another key (or a bookmark): every campaign event before rv was sent.
+            else segment.events.push({ type: 'BOOKMARK', key: '', rv });
             last = rv;
           },
           onEnd() {
@@ -80,24 +109,22 @@ export function startWatcher(name: string, server: ApiServer, ns: string, lazy: 
     });
 
   const loop = (async () => {
-    await relist();
+    let needList = true;
     while (!stopped) {
-      const segment: WatchSegment = record.segments[record.segments.length - 1]?.end === 'open' ? (record.segments[record.segments.length - 1] as WatchSegment) : { fromRv: last, events: [], end: 'open' };
-      if (segment !== record.segments[record.segments.length - 1]) record.segments.push(segment);
-      const drop = lazy ? setTimeout(() => closeStream?.(), 300 + random() * 1200) : undefined;
-      const end = await follow(segment);
+      if (needList && mode !== 'initial') await relist();
+      const initial: boolean = needList && mode === 'initial';
+      const drop = mode === 'lazy' ? setTimeout(() => closeStream?.(), 300 + random() * 1200) : undefined;
+      const end = await follow(initial);
       clearTimeout(drop);
-      segment.end = end;
+      const segment = open();
+      if (segment) segment.end = end;
       if (stopped) break;
-      if (end === 'expired') {
-        expired++;
-        await relist();
-      } else {
-        await sleep(lazy ? random() * 1000 : server.up ? 20 : 100);
-      }
+      // An initial-events watch that ended before its end bookmark starts over.
+      needList = end === 'expired' || (initial && !segment);
+      if (end === 'expired') expired++;
+      else await sleep(mode === 'lazy' ? random() * 2000 : server.up ? 20 : 100);
     }
   })();
-
   return {
     record,
     lastRv: () => (last === '' ? 0n : BigInt(last)),
