@@ -165,6 +165,16 @@ describe('campaign: linearizability of writes and watches', () => {
       failures: verdict.failures.length,
     });
     assert.deepEqual(verdict.failures.slice(0, 20), [], `seed ${seed}: ${verdict.failures.length} failures`);
+    // The checker is live on this very history: one event taken out of one API watcher's stream is a gap.
+    const mutated = structuredClone(history);
+    const seg = mutated.watchers[1]?.segments.find((x) => x.events.filter((e) => e.type !== 'BOOKMARK').length > 1);
+    const drop = seg?.events.findIndex((e) => e.type !== 'BOOKMARK') ?? -1;
+    assert.ok(seg && drop >= 0, 'a watcher segment with events');
+    const [dropped] = seg.events.splice(drop, 1);
+    assert.ok(
+      checkHistory(mutated).failures.some((f) => f.includes(`gap:`) && f.includes(` at ${dropped?.rv} never sent`)),
+      `the checker misses the event at ${dropped?.rv} taken out of ${mutated.watchers[1]?.name}`,
+    );
     assert.ok(restarts >= 2 && compactions >= 2, `faults ran: ${restarts} restarts, ${compactions} compactions`);
     const acked = rec.writes.filter((w) => w.outcome === 'ok').length;
     assert.ok(acked >= 50 && acked >= rec.writes.length / 5, `enough of the load was acknowledged: ${acked} of ${rec.writes.length} writes`);
