@@ -18,6 +18,7 @@ import { deleteCollectionHandler } from './handlers/delete-collection.js';
 import { deleteHandler } from './handlers/delete.js';
 import { getHandler } from './handlers/get.js';
 import { listHandler } from './handlers/list.js';
+import { guardNesting } from './handlers/nesting-guard.js';
 import { methodNotAllowed } from './handlers/method-not-allowed.js';
 import { patchHandler } from './handlers/patch.js';
 import { updateHandler } from './handlers/update.js';
@@ -30,11 +31,11 @@ const handlers: Record<string, Handler> = {
   get: getHandler,
   list: listHandler,
   watch: listHandler,
-  create: createHandler,
-  update: updateHandler,
-  patch: patchHandler,
-  delete: deleteHandler,
-  deletecollection: deleteCollectionHandler,
+  create: guardNesting(createHandler),
+  update: guardNesting(updateHandler),
+  patch: guardNesting(patchHandler),
+  delete: guardNesting(deleteHandler),
+  deletecollection: guardNesting(deleteCollectionHandler),
 };
 
 /** Options of the dispatcher. */

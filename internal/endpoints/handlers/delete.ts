@@ -8,6 +8,7 @@ import { acceptedBodyTypes, bodyEncoding } from '../negotiation/media-type.js';
 import { parseBody, readBody } from '../negotiation/body.js';
 import { newUnsupportedMediaType } from '../../apierrors/factories.js';
 import { outputFor, respondObject, validatingAdmission, type Handler, type HandlerInput } from './common.js';
+import { checkDeleteOptionsBody } from './delete-options-body.js';
 import { methodNotAllowed } from './method-not-allowed.js';
 import { parseDeleteOptions } from './options.js';
 import type { DeleteOptions } from '../../registry/interface.js';
@@ -25,7 +26,11 @@ export async function readDeleteOptions(h: HandlerInput): Promise<DeleteOptions>
     const encoding = bodyEncoding(h.req.headers['content-type']);
     if (!encoding) throw newUnsupportedMediaType([...acceptedBodyTypes]);
     const value = parseBody(raw, encoding);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) body = value as Record<string, unknown>;
+    // A JSON null decodes to empty options, as Go's decoder leaves a struct it is given null for.
+    if (value !== null) {
+      checkDeleteOptionsBody(value);
+      body = value as Record<string, unknown>;
+    }
     // kube records DeleteOptions sent in a body (as decoded: always with its kind and version).
     if (body && h.ctx.audit) h.ctx.audit.setRequestObject({ kind: 'DeleteOptions', apiVersion: typeof body.apiVersion === 'string' && body.apiVersion ? body.apiVersion : 'meta.k8s.io/v1', ...withoutTypeMeta(body) });
   }

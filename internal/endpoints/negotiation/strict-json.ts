@@ -5,6 +5,8 @@
  * ("spec.paused", "spec.template.spec.containers[0].imagePullPolicy").
  */
 
+import { nestingDepthError } from './nesting-depth.js';
+
 /** A parse result: the value, and the paths of keys that appeared more than once in their object. */
 export interface StrictJson {
   readonly value: unknown;
@@ -14,15 +16,23 @@ export interface StrictJson {
 /** A syntax error with JSON.parse's kind of message. */
 export class JsonSyntaxError extends SyntaxError {}
 
-/** How many object keys value holds, all levels together (a repeated key counted once). */
+/** How many object keys value holds, all levels together (a repeated key counted once). Keeps its own stack, so any depth JSON.parse gives is safe. */
 export function countKeys(value: unknown): number {
-  if (value === null || typeof value !== 'object') return 0;
   let n = 0;
-  if (Array.isArray(value)) {
-    for (const v of value) n += countKeys(v);
-    return n;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object') continue;
+    if (Array.isArray(v)) {
+      for (const e of v) if (e !== null && typeof e === 'object') stack.push(e);
+      continue;
+    }
+    for (const k in v as Record<string, unknown>) {
+      n++;
+      const e = (v as Record<string, unknown>)[k];
+      if (e !== null && typeof e === 'object') stack.push(e);
+    }
   }
-  for (const k in value as Record<string, unknown>) n += 1 + countKeys((value as Record<string, unknown>)[k]);
   return n;
 }
 
@@ -56,6 +66,8 @@ function parseUnique(text: string): unknown {
 
 /** Parses text; throws JsonSyntaxError on malformed input. */
 export function parseStrictJson(text: string): StrictJson {
+  const tooDeep = nestingDepthError(text);
+  if (tooDeep) throw new JsonSyntaxError(tooDeep);
   const unique = parseUnique(text);
   if (unique !== undefined) return { value: unique, duplicates: [] };
   const duplicates: string[] = [];

@@ -14,6 +14,7 @@ import { StatusError } from '../../apierrors/status-error.js';
 import { contentTypeOf, parseAccept, type Encoding } from './media-type.js';
 import { encodeObject } from '../../../proto/codec.js';
 import type { JsonObject } from '../../../proto/types.js';
+import { warningHeaderValues } from './warning-header.js';
 
 const gzipAsync = promisify(gzip);
 
@@ -69,10 +70,8 @@ export function acceptsGzip(req: IncomingMessage): boolean {
 /** Sets `Warning: 299 - "<text>"` headers for the request's warnings. */
 export function setWarnings(res: ServerResponse, warnings: readonly string[]): void {
   if (warnings.length === 0 || res.headersSent) return;
-  res.setHeader(
-    'Warning',
-    warnings.map((w) => `299 - ${JSON.stringify(w)}`),
-  );
+  const values = warningHeaderValues(warnings);
+  if (values.length > 0) res.setHeader('Warning', values);
 }
 
 /** Sets the status code, Content-Type and (unless set) Cache-Control of a response about to be written. */
