@@ -15,11 +15,10 @@ export function campaignCases(base: number): number {
   return Math.max(1, Math.round(base * scale));
 }
 
-/** Prints one line of counts for a campaign test, to stdout and as the test's diagnostic. */
+/** Prints one line of counts for a campaign test, as the test's diagnostic (every reporter shows it). */
 export function reportCampaign(t: TestContext, name: string, counts: Readonly<Record<string, number>>): string {
   const parts = Object.entries(counts).map(([what, n]) => `${n.toLocaleString('en-US')} ${what}`);
   const line = `campaign ${name}: ${parts.join(', ')}`;
   t.diagnostic(line);
-  process.stdout.write(`${line}\n`);
   return line;
 }
