@@ -231,7 +231,7 @@ describe('SecureListener', () => {
   it("cuts idle and slow connections at kube's ReadHeaderTimeout, IdleTimeout and MaxHeaderBytes", async () => {
     const { listener, port } = await listen();
     const fields = listener.server as unknown as { headersTimeout: number; keepAliveTimeout: number; maxHeaderSize: number; connectionsCheckingInterval: number };
-    // Node's defaults were 60 s (swept every 30 s), 5 s keep-alive here 65 s, and 16 KiB of header.
+    // Node's defaults: a 60 s header deadline swept every 30 s and 16 KiB of header; keep-alive was 65 s.
     assert.deepEqual(
       { headersTimeout: fields.headersTimeout, keepAliveTimeout: fields.keepAliveTimeout, maxHeaderSize: fields.maxHeaderSize, sweep: fields.connectionsCheckingInterval },
       { headersTimeout: 32_000, keepAliveTimeout: 90_000, maxHeaderSize: (1 << 20) + 4096, sweep: 1_000 },
