@@ -6,6 +6,8 @@
 import assert from 'node:assert/strict';
 import { createServer, request, type Server } from 'node:http';
 import { describe, it } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { AdmissionChain } from '../../admission/chain.js';
 import type { RestStorage } from '../../registry/interface.js';
 import { anonymousUser } from '../../request/context.js';
@@ -142,5 +144,30 @@ describe('watch stream framing', () => {
     } finally {
       server.close();
     }
+  });
+
+  it('keeps no event alive once it is written (the frame memo holds frames only while the event lives)', async () => {
+    // Events straight from etcd are each a watcher's own: a memo that kept the last 4096 of them
+    // held 4096 decoded objects and frames however large they were (4096 x 1 MiB objects: 8 GiB).
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const events: StorageWatchEvent[] = Array.from({ length: 8 }, (_, i) => ({
+      type: 'MODIFIED',
+      object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, resourceVersion: String(10 + i) }, data: { d: 'x'.repeat(64 * 1024) } },
+    }));
+    const refs = events.map((e) => new WeakRef((e as { object: object }).object));
+    const { server, port } = await serve(events, new AbortController());
+    try {
+      const { lines } = await readAll(port);
+      assert.equal(lines.length, 8);
+    } finally {
+      server.close();
+    }
+    events.length = 0;
+    for (let i = 0; i < 5 && refs.some((r) => r.deref() !== undefined); i++) {
+      await new Promise((r) => setImmediate(r));
+      gc();
+    }
+    assert.deepEqual(refs.map((r) => r.deref() === undefined), Array(8).fill(true), 'written events still reachable');
   });
 });

@@ -24,13 +24,12 @@ import { GoDuration } from '../../observability/go-text.js';
 import { isHttp2 } from '../../server/serving/protocol.js';
 
 /**
- * Frames encoded for recent events (converted or Protobuf), keyed by the event object, then by
- * representation and event type: every watcher of an endpoint shares one encoding of an event.
- * Only the most recent events are kept (the watchers of a resource receive an event at about the
- * same time), so the memo never holds the cache's whole window a second time.
+ * Frames encoded for events (converted or Protobuf), keyed by the event object, then by
+ * representation and event type: every watcher of an endpoint shares one encoding of an event. The
+ * memo holds an event's frames only while something else holds the event (the watch cache's window,
+ * a watcher's queue), so it never keeps events alive itself, whatever their size.
  */
-const frames = new Map<object, Map<string, Buffer>>();
-const maxMemoEvents = 4096;
+const frames = new WeakMap<object, Map<string, Buffer>>();
 const closeJsonFrame = Buffer.from('}\n');
 const jsonFrameHeads: Record<string, Buffer> = {
   ADDED: Buffer.from('{"type":"ADDED","object":'),
@@ -124,7 +123,6 @@ export async function serveWatch(h: HandlerInput, opts: ListOptions): Promise<vo
     if (!memo) {
       memo = new Map();
       frames.set(ev, memo);
-      if (frames.size > maxMemoEvents) frames.delete(frames.keys().next().value as object);
     }
     memo.set(key, out);
     return out;

@@ -15,6 +15,7 @@ import { createCertificateAuthority, issueCertificate, type CertificateAuthority
 import { ServingTls } from '../tls/serving-tls.js';
 import type { TlsVersionName } from '../tls/tls-version.js';
 import { SecureListener, type RequestHandler } from './listener.js';
+import { guardHttp2Preface } from './timeouts.js';
 
 const silent = { error: () => undefined, warn: () => undefined, info: () => undefined, v: () => undefined } as unknown as KlogLogger;
 
@@ -43,7 +44,11 @@ describe('SecureListener', () => {
     await Promise.all([writeFile(files.certFile, main.cert), writeFile(files.keyFile, main.key), writeFile(files.sniCert, sni.cert), writeFile(files.sniKey, sni.key)]);
   });
   after(async () => {
-    for (const l of open) l.server.close();
+    for (const l of open) {
+      l.server.close();
+      // Kube's 90 s idle timeout would otherwise hold the file open after its last test.
+      for (const socket of l.sockets) socket.destroy();
+    }
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -221,5 +226,35 @@ describe('SecureListener', () => {
     await get(q);
     assert.equal(away, false);
     q.close();
+  });
+
+  it("cuts idle and slow connections at kube's ReadHeaderTimeout, IdleTimeout and MaxHeaderBytes", async () => {
+    const { listener, port } = await listen();
+    const fields = listener.server as unknown as { headersTimeout: number; keepAliveTimeout: number; maxHeaderSize: number; connectionsCheckingInterval: number };
+    // Node's defaults: a 60 s header deadline swept every 30 s and 16 KiB of header; keep-alive was 65 s.
+    assert.deepEqual(
+      { headersTimeout: fields.headersTimeout, keepAliveTimeout: fields.keepAliveTimeout, maxHeaderSize: fields.maxHeaderSize, sweep: fields.connectionsCheckingInterval },
+      { headersTimeout: 32_000, keepAliveTimeout: 90_000, maxHeaderSize: (1 << 20) + 4096, sweep: 1_000 },
+    );
+    // A header past node's 16 KiB default but within kube's 1 MiB is served (HTTP/2 stays at
+    // nghttp2's 64 KiB, which node does not let a server raise).
+    assert.equal((await http1(port, { 'x-big': 'x'.repeat(64 * 1024) })).body.version, '1.1');
+  });
+
+  it('closes an HTTP/2 connection whose client never sends its preface', async () => {
+    const { listener, port } = await listen();
+    listener.server.prependListener('session', (session) => guardHttp2Preface(session, 300));
+    const socket = tlsConnect({ host: '127.0.0.1', port, ca: ca.certPem, ALPNProtocols: ['h2'], checkServerIdentity: () => undefined });
+    const opened = Date.now();
+    await new Promise<void>((resolve, reject) => {
+      socket.once('secureConnect', () => resolve());
+      socket.once('error', reject);
+    });
+    assert.equal(socket.alpnProtocol, 'h2');
+    // Read what the server sends (its SETTINGS, then its end), as a client would.
+    socket.resume();
+    await new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    const after = Date.now() - opened;
+    assert.ok(after >= 250 && after < 5_000, `closed after ${after} ms`);
   });
 });

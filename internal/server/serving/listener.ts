@@ -4,8 +4,10 @@
  * The TLS is ServingTls's (SNI certificates, client CAs refreshed live, minimum version, ciphers);
  * client certificates are judged per connection, so renegotiation is off when they are asked for.
  * HTTP/2 sessions get kube's settings (max concurrent streams, 256 KiB stream windows and frames, a
- * connection window for every stream, 90 s idle timeout). Upgrades (WebSocket, SPDY) stay on
- * HTTP/1.1 and go through the same handler on a response bound to their socket.
+ * connection window for every stream, 90 s idle timeout). Connections that hold the server without
+ * asking anything are cut as kube-apiserver's http.Server cuts them (see serving/timeouts.ts).
+ * Upgrades (WebSocket, SPDY) stay on HTTP/1.1 and go through the same handler on a response bound
+ * to their socket.
  */
 import { Server as HttpServer, ServerResponse, type IncomingMessage } from 'node:http';
 import { createSecureServer, type Http2SecureServer, type Http2ServerRequest, type Http2ServerResponse, type ServerHttp2Session } from 'node:http2';
@@ -16,6 +18,7 @@ import { goDefaultMaxStreams, type Http2Options } from '../options/http2.js';
 import type { ServingTls } from '../tls/serving-tls.js';
 import type { ClosableListener } from '../lifecycle/graceful-shutdown.js';
 import { upgradeResponse } from './upgrade-response.js';
+import { applyHttp1Limits, guardHttp2Preface, idleTimeoutMs, tlsHandshakeTimeoutMs } from './timeouts.js';
 
 /** A request handler of the chain; HTTP/2 requests come typed as their HTTP/1 counterparts. */
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -36,10 +39,6 @@ export interface ListenerConfig {
 
 /** kube's resourceBody99Percentile: the per-stream window and the largest frame read. */
 const streamWindowBytes = 256 * 1024;
-/** Go's http2.Server IdleTimeout as kube sets it (http.DefaultTransport's keep-alive). */
-const http2IdleTimeoutMs = 90_000;
-/** HTTP/1.1 keep-alive between requests (longer than the usual client's and load balancer's). */
-const http1KeepAliveMs = 65_000;
 
 /** Connections accepted, by the protocol ALPN settled on. */
 export interface ProtocolCounts {
@@ -67,6 +66,7 @@ export class SecureListener implements ClosableListener {
         allowHTTP1: true,
         ALPNProtocols: ['h2', 'http/1.1'],
         settings: { maxConcurrentStreams: maxStreams, initialWindowSize: streamWindowBytes, maxFrameSize: streamWindowBytes },
+        handshakeTimeout: tlsHandshakeTimeoutMs,
         // Every stream may fill its window before the connection's runs out (kube's
         // MaxUploadBufferPerConnection).
         maxSessionMemory: Math.max(10, Math.ceil((streamWindowBytes * maxStreams) / (1024 * 1024))),
@@ -74,8 +74,7 @@ export class SecureListener implements ClosableListener {
       handler as unknown as (req: Http2ServerRequest, res: Http2ServerResponse) => void,
     );
     cfg.tls.attach(this.server);
-    // The HTTP/1.1 side is node:http's connection handling, which reads its timeouts from here.
-    (this.server as unknown as { keepAliveTimeout: number }).keepAliveTimeout = http1KeepAliveMs;
+    applyHttp1Limits(this.server);
     this.server.on('secureConnection', (s: TLSSocket) => {
       // Client-certificate decisions are cached per connection: a connection keeps its certificate.
       if (cfg.clientCertificates()) s.disableRenegotiation();
@@ -133,6 +132,7 @@ export class SecureListener implements ClosableListener {
       session.close();
       return;
     }
+    guardHttp2Preface(session);
     session.once('localSettings', () => {
       if (!session.destroyed) session.setLocalWindowSize(streamWindowBytes * maxStreams);
     });
@@ -142,7 +142,7 @@ export class SecureListener implements ClosableListener {
       open++;
       stream.once('close', () => open--);
     });
-    session.setTimeout(http2IdleTimeoutMs, () => {
+    session.setTimeout(idleTimeoutMs, () => {
       if (open === 0) session.close();
     });
   }
