@@ -40,6 +40,8 @@ const streamWindowBytes = 256 * 1024;
 const http2IdleTimeoutMs = 90_000;
 /** HTTP/1.1 keep-alive between requests (longer than the usual client's and load balancer's). */
 const http1KeepAliveMs = 65_000;
+/** kube's MaxHeaderBytes (1 MiB) for the request line and headers; past it 431, as Go's net/http answers. */
+export const maxHeaderBytes = 1 << 20;
 
 /** Connections accepted, by the protocol ALPN settled on. */
 export interface ProtocolCounts {
@@ -76,6 +78,8 @@ export class SecureListener implements ClosableListener {
     cfg.tls.attach(this.server);
     // The HTTP/1.1 side is node:http's connection handling, which reads its timeouts from here.
     (this.server as unknown as { keepAliveTimeout: number }).keepAliveTimeout = http1KeepAliveMs;
+    // node's default (16 KiB) refused long selectors in a URL that kube serves.
+    (this.server as unknown as { maxHeaderSize: number }).maxHeaderSize = maxHeaderBytes;
     this.server.on('secureConnection', (s: TLSSocket) => {
       // Client-certificate decisions are cached per connection: a connection keeps its certificate.
       if (cfg.clientCertificates()) s.disableRenegotiation();
