@@ -14,7 +14,9 @@ import { Campaign, checkProperty, type Case } from './support/fuzz-requests-camp
 import { encodeParam, headerValue, method, path, queryParam } from './support/fuzz-requests-gens.js';
 import { requestHead, type RawResponse } from './support/fuzz-requests-raw.js';
 import { fuzzNamespace, startFuzzServer, type FuzzServer } from './support/fuzz-requests-server.js';
-import type { WriteLedger } from './support/fuzz-requests-oracle.js';
+import { isParserReject, type WriteLedger } from './support/fuzz-requests-oracle.js';
+import { cleanHeaderValue, expectedStatus, identityCase, identityHeaders, type CertName } from './support/fuzz-requests-identity.js';
+import type { IssuedCertificate } from '../support/client-certs.js';
 
 const cms = `/api/v1/namespaces/${fuzzNamespace}/configmaps`;
 let fx: FuzzServer;
@@ -133,6 +135,42 @@ describe('fuzz-requests: paths and methods', () => {
       campaignCases(30),
     );
     reportCampaign(t, 'fuzz-requests (paths and methods)', { 'requests tried': campaign.requests - start, 'etcd snapshots compared': campaign.snapshots, failures: 0 });
+  });
+});
+
+describe('fuzz-requests: identities and impersonation', () => {
+  it('authenticates and impersonates as kube decides: 401, 400, 403 or the grant of the identity that results', async (t) => {
+    const start = campaign.requests;
+    const certs: Record<CertName, IssuedCertificate | undefined> = { ...fx.ids, none: undefined };
+    await checkProperty(
+      fc.asyncProperty(fc.array(identityCase, { minLength: 1, maxLength: 8 }), async (cases) => {
+        await campaign.batch(
+          cases.map((c) => {
+            const want = expectedStatus(c);
+            const clean = identityHeaders(c).every(([, v]) => cleanHeaderValue(v));
+            const name = `fz-${process.pid}-${nameCounter++}`;
+            const body = c.action === 'create-fuzz' ? json({ metadata: { name, labels: { victim: 'true' } } }) : undefined;
+            const path = c.action === 'list-default' ? '/api/v1/namespaces/default/configmaps' : cms;
+            const headers: Array<[string, string]> = [['Connection', 'close'], ...identityHeaders(c)];
+            if (body) headers.push(['Content-Type', 'application/json'], ['Content-Length', String(body.length)]);
+            return {
+              ep: fx.endpoint(certs[c.cert]),
+              req: { head: requestHead(body ? 'POST' : 'GET', path, headers), ...(body ? { parts: [body] } : {}) },
+              allow: { parserReject: !clean },
+              check: (res: RawResponse) => (res.status === want || (!clean && isParserReject(res)) ? undefined : `expected ${want} for ${JSON.stringify(c)}`),
+              onSuccess: (_res: RawResponse, l: WriteLedger) => {
+                if (body) {
+                  l.wrote(`/registry/configmaps/${fuzzNamespace}/${name}`);
+                  created.push(name);
+                }
+              },
+            };
+          }),
+        );
+      }),
+      campaignCases(40),
+    );
+    reportCampaign(t, 'fuzz-requests (identities and impersonation)', { 'requests tried': campaign.requests - start, 'etcd snapshots compared': campaign.snapshots, failures: 0 });
   });
 });
 void assert; void headerValue;

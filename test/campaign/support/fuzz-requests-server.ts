@@ -97,7 +97,7 @@ export async function startFuzzServer(): Promise<FuzzServer> {
     metadata: { name: 'fuzz-impersonate' },
     rules: [
       { apiGroups: [''], resources: ['users', 'groups'], verbs: ['impersonate'] },
-      { apiGroups: ['authentication.k8s.io'], resources: ['uids', 'userextras/*'], verbs: ['impersonate'] },
+      { apiGroups: ['authentication.k8s.io'], resources: ['uids', 'userextras/scopes', 'userextras/acme.com/project', 'userextras/reason'], verbs: ['impersonate'] },
     ],
   });
   await must('POST', `${rbac}/clusterrolebindings`, {
