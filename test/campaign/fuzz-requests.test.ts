@@ -173,4 +173,99 @@ describe('fuzz-requests: identities and impersonation', () => {
     reportCampaign(t, 'fuzz-requests (identities and impersonation)', { 'requests tried': campaign.requests - start, 'etcd snapshots compared': campaign.snapshots, failures: 0 });
   });
 });
-void assert; void headerValue;
+
+const contentTypes = ['application/json', 'application/json;charset=utf-8', 'application/json; charset=latin1', 'text/plain', '', 'application/', '/', ';;', 'application/json;;', 'application/yaml', 'application/vnd.kubernetes.protobuf', 'application/apply-patch+yaml', 'multipart/form-data; boundary=', 'application/json;as=Table'];
+const accepts = ['application/json', '*/*', 'application/json;as=Table;g=;v=', 'application/json;as=Table;v=v1;g=meta.k8s.io', 'application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io', 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io', 'text/html', 'application/xml', 'image/png', '', 'application/json;q=0', 'application/vnd.kubernetes.protobuf;stream=watch', 'application/yaml', 'application/*', '*/*;q=0.1, text/plain'];
+
+describe('fuzz-requests: headers', () => {
+  it('answers any Content-Type, Accept, Content-Encoding, huge or many headers by a success, a 4xx Status, or Node parser 400/431', async (t) => {
+    const start = campaign.requests;
+    const one = fc.record({
+      write: fc.boolean(),
+      contentType: fc.option(fc.oneof(fc.constantFrom(...contentTypes), headerValue), { nil: undefined }),
+      accept: fc.option(fc.oneof(fc.constantFrom(...accepts), headerValue), { nil: undefined }),
+      encoding: fc.option(fc.constantFrom('gzip', 'br', 'deflate', 'identity', 'x-garbage', ''), { nil: undefined }),
+      bigHeader: fc.option(fc.integer({ min: 1_000, max: 1_200_000 }), { nil: undefined }),
+      manyHeaders: fc.option(fc.integer({ min: 10, max: 3_000 }), { nil: undefined }),
+      extra: fc.array(fc.tuple(fc.constantFrom('X-Fuzz', 'Accept', 'Content-Type', 'Transfer-Encoding', 'Expect', 'Host', 'Upgrade', 'Connection', 'X-Forwarded-For', 'Audit-ID', 'X-Remote-User'), headerValue), { maxLength: 3 }),
+    });
+    await checkProperty(
+      fc.asyncProperty(fc.array(one, { minLength: 1, maxLength: 6 }), async (reqs) => {
+        await campaign.batch(
+          reqs.map((r) => {
+            const name = `fz-${process.pid}-${nameCounter++}`;
+            const body = r.write ? json({ metadata: { name, labels: { victim: 'true' } } }) : undefined;
+            const headers: Array<[string, string]> = [['Connection', 'close']];
+            if (r.contentType !== undefined) headers.push(['Content-Type', r.contentType]);
+            if (r.accept !== undefined) headers.push(['Accept', r.accept]);
+            if (r.encoding !== undefined) headers.push(['Content-Encoding', r.encoding]);
+            if (r.bigHeader !== undefined) headers.push(['X-Big', 'b'.repeat(r.bigHeader)]);
+            for (let i = 0; i < (r.manyHeaders ?? 0); i++) headers.push([`X-Many-${i}`, 'v']);
+            headers.push(...r.extra);
+            if (body) headers.push(['Content-Length', String(body.length)]);
+            const stream = r.extra.some(([k]) => k === 'Upgrade');
+            return {
+              ep: fx.endpoint(fx.ids.admin),
+              req: { head: requestHead(body ? 'POST' : 'GET', cms, headers), ...(body ? { parts: [body] } : {}), deadlineMs: 12_000 },
+              allow: { parserReject: true, ...(stream ? { stream } : {}) },
+              onSuccess: (res: RawResponse, l: WriteLedger) => {
+                if (body && res.status === 201) {
+                  l.wrote(`/registry/configmaps/${fuzzNamespace}/${name}`);
+                  created.push(name);
+                }
+              },
+            };
+          }),
+        );
+      }),
+      campaignCases(25),
+    );
+    reportCampaign(t, 'fuzz-requests (headers)', { 'requests tried': campaign.requests - start, 'etcd snapshots compared': campaign.snapshots, failures: 0 });
+  });
+});
+
+describe('fuzz-requests: slow and truncated bodies', () => {
+  it('serves a body sent a byte every 100 ms, frees requests whose bodies are cut short, and keeps serving others', async (t) => {
+    const start = campaign.requests;
+    const ep = fx.endpoint(fx.ids.admin);
+    const post = (name: string, extra: Array<[string, string]>, length?: number): Buffer => {
+      return requestHead('POST', cms, [['Connection', 'close'], ['Content-Type', 'application/json'], ...(length !== undefined ? ([['Content-Length', String(length)]] as Array<[string, string]>) : []), ...extra]);
+    };
+    const cases: Case[] = [];
+    // Slow: a few bytes of a valid body every 100 ms (kept short and parallel for the time budget).
+    for (let i = 0; i < 3; i++) {
+      const name = `slow-${process.pid}-${i}`;
+      const body = json({ metadata: { name } });
+      const cut = body.length - 12;
+      const tail = [...body.subarray(cut)].map((b) => Buffer.from([b]));
+      cases.push({
+        ep,
+        req: { head: post(name, [], body.length), parts: [body.subarray(0, cut), ...tail], pauseMs: 100, deadlineMs: 15_000 },
+        allow: { status: 201 },
+        onSuccess: (_r, l) => l.wrote(`/registry/configmaps/${fuzzNamespace}/${name}`),
+      });
+    }
+    // Truncated: Content-Length past what is sent, then a half-close or a reset; chunked cut off or malformed.
+    const part = json({ metadata: { name: 'never' } }).subarray(0, 10);
+    for (const finish of ['end', 'destroy'] as const) {
+      cases.push({ ep, req: { head: post('cut', [], 500), parts: [part], finish, deadlineMs: 12_000 }, allow: { parserReject: true, tlsReject: true } });
+      cases.push({ ep, req: { head: post('cut', [['Transfer-Encoding', 'chunked']]), parts: [Buffer.from('a\r\n{"metadata"')], finish, deadlineMs: 12_000 }, allow: { parserReject: true, tlsReject: true } });
+    }
+    for (const chunked of ['zz\r\n{}\r\n0\r\n\r\n', '2\r\n{}X\r\n0\r\n\r\n', 'fffffffffffffffff\r\n{}', '-1\r\n{}\r\n', '2;ext=\u0001\r\n{}\r\n0\r\n\r\n']) {
+      cases.push({ ep, req: { head: post('bad-chunk', [['Transfer-Encoding', 'chunked']]), parts: [Buffer.from(chunked, 'latin1')], finish: 'end', deadlineMs: 12_000 }, allow: { parserReject: true, tlsReject: true } });
+    }
+    cases.push({ ep, req: { head: post('both', [['Transfer-Encoding', 'chunked']], 2), parts: [Buffer.from('2\r\n{}\r\n0\r\n\r\n')], finish: 'end', deadlineMs: 12_000 }, allow: { parserReject: true } });
+    await campaign.batch(cases);
+    // Every cut-short request was let go: nothing is still in flight once the batch is over.
+    const deadline = Date.now() + 10_000;
+    let inflight = '';
+    for (;;) {
+      const metrics = (await fx.admin('GET', '/metrics')).body.toString();
+      inflight = metrics.split('\n').filter((l) => l.startsWith('apiserver_current_inflight_requests{')).join('; ');
+      if (/request_kind="mutating"} 0\b/.test(inflight)) break;
+      if (Date.now() > deadline) assert.fail(`mutating requests still in flight after truncated bodies: ${inflight}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    reportCampaign(t, 'fuzz-requests (slow and truncated bodies)', { 'requests tried': campaign.requests - start, 'etcd snapshots compared': campaign.snapshots, failures: 0 });
+  });
+});

@@ -5,6 +5,7 @@
  * made (the server's own bookkeeping keys aside).
  */
 import type { Etcd3 } from 'etcd3';
+import { parse as parseYaml } from 'yaml';
 import type { RawResponse } from './fuzz-requests-raw.js';
 
 /** What a case allows beyond the base oracle. */
@@ -31,9 +32,13 @@ export function describeAnswer(res: RawResponse): string {
   return `status ${res.status}${flags ? ` [${flags}]` : ''} content-type ${res.headers['content-type'] ?? '-'} body ${JSON.stringify(res.body.subarray(0, 400).toString('utf8'))}`;
 }
 
-/** Whether res is Node's own parser rejection (plain text, no Status), as llhttp writes it. */
+/**
+ * Whether res is Node's own answer before any handler (plain text, no Status): llhttp's 400 for a
+ * malformed request, 431 for headers past the limit, 417 for an Expect other than 100-continue. Go's
+ * net/http answers these itself for kube too (400 Bad Request, 431, 417 Expectation Failed).
+ */
 export function isParserReject(res: RawResponse): boolean {
-  return (res.status === 400 || res.status === 431 || res.status === 0) && !(res.headers['content-type'] ?? '').includes('json');
+  return [0, 400, 417, 431].includes(res.status) && !(res.headers['content-type'] ?? '').includes('json');
 }
 
 /** Checks one answer; returns why it fails the oracle, or undefined. */
@@ -55,11 +60,17 @@ export function judge(res: RawResponse, allow: Allow = {}): string | undefined {
   // kube's NotFoundHandler (k8s.io/apiserver/pkg/util/notfoundhandler) ends the chain with Go's
   // http.NotFound for a path no handler claims: plain text, not a Status.
   if (res.status === 404 && res.body.toString() === '404 page not found\n' && allow.message === undefined) return undefined;
+  const type = res.headers['content-type'] ?? '';
+  if (type.startsWith('application/vnd.kubernetes.protobuf')) {
+    // A Status in kube's Protobuf envelope: the magic, then the TypeMeta naming it.
+    const ok = res.body.subarray(0, 4).toString('latin1') === 'k8s\u0000' && res.body.includes('Status');
+    return ok ? undefined : 'a 4xx Protobuf answer that is not a Status';
+  }
   let status: { kind?: unknown; code?: unknown; reason?: unknown; status?: unknown; message?: unknown };
   try {
-    status = JSON.parse(res.body.toString('utf8'));
+    status = type.startsWith('application/yaml') ? parseYaml(res.body.toString('utf8')) : JSON.parse(res.body.toString('utf8'));
   } catch {
-    return 'a 4xx answer that is not a JSON metav1.Status';
+    return 'a 4xx answer that is not a JSON or YAML metav1.Status';
   }
   if (status.kind !== 'Status') return 'a 4xx answer whose kind is not Status';
   if (status.code !== res.status) return `Status.code ${String(status.code)} differs from the HTTP status`;
