@@ -269,3 +269,67 @@ describe('fuzz-requests: slow and truncated bodies', () => {
     reportCampaign(t, 'fuzz-requests (slow and truncated bodies)', { 'requests tried': campaign.requests - start, 'etcd snapshots compared': campaign.snapshots, failures: 0 });
   });
 });
+
+describe('fuzz-requests: kube answers, exactly', () => {
+  it("answers the hostile requests kube has a documented answer for with kube's status, reason and message", async (t) => {
+    const start = campaign.requests;
+    const get = (path: string, headers: Array<[string, string]> = []): Case['req'] => ({ head: requestHead('GET', path, [['Connection', 'close'], ...headers]), deadlineMs: 12_000 });
+    const admin = fx.endpoint(fx.ids.admin);
+    const body = json({ metadata: { name: 'never-made' } });
+    const postAs = (type: string): Case['req'] => ({ head: requestHead('POST', cms, [['Connection', 'close'], ['Content-Type', type], ['Content-Length', String(body.length)]]), parts: [body] });
+    // A continue token of the fuzz namespace's ConfigMaps, then used on Secrets: a key relative to the prefix, so valid there.
+    const page = JSON.parse((await fx.admin('GET', `${cms}?limit=1`)).body.toString()) as { metadata: { continue?: string } };
+    const token = page.metadata.continue ?? '';
+    assert.ok(token, 'the first page has a continue token');
+    const decoded = JSON.parse(Buffer.from(token, 'base64url').toString()) as { rv: number; start: string };
+    const forge = (o: object): string => Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: decoded.rv, start: decoded.start, ...o })).toString('base64url');
+    const cases: Case[] = [
+      { ep: admin, req: get(`${cms}?labelSelector=${encodeURIComponent('a in (')}`), allow: { status: 400, reason: 'BadRequest', message: 'unable to parse requirement' } },
+      { ep: admin, req: get(`${cms}?fieldSelector=spec.nodeName%3Dn`), allow: { status: 400, reason: 'BadRequest', message: '"spec.nodeName" is not a known field selector: only "metadata.name", "metadata.namespace"' } },
+      { ep: admin, req: get(`/api/v1/namespaces/${fuzzNamespace}/pods?fieldSelector=spec.bogus%3Dn`), allow: { status: 400, reason: 'BadRequest', message: 'field label not supported: spec.bogus' } },
+      { ep: admin, req: get(`${cms}?resourceVersionMatch=Exact`), allow: { status: 422, reason: 'Invalid', message: 'resourceVersionMatch is forbidden unless resourceVersion is provided' } },
+      { ep: admin, req: get(`${cms}?sendInitialEvents=true`), allow: { status: 422, reason: 'Invalid', message: 'sendInitialEvents is forbidden for list' } },
+      { ep: admin, req: get(`${cms}?limit=abc`), allow: { status: 400, reason: 'BadRequest' } },
+      { ep: admin, req: get(`${cms}?continue=${forge({ start: '../secrets/x' })}`), allow: { status: 400, reason: 'BadRequest', message: 'continue key is not valid' } },
+      { ep: admin, req: get(`${cms}?continue=${forge({ v: 'meta.k8s.io/v9' })}`), allow: { status: 400, reason: 'BadRequest', message: 'continue key is not valid' } },
+      { ep: admin, req: get(`/api/v1/namespaces/${fuzzNamespace}/secrets?continue=${token}`), allow: { status: 200 } },
+      { ep: admin, req: get(`${cms}?continue=${token}&resourceVersion=1`), allow: { status: 400, reason: 'BadRequest', message: 'specifying resource version is not allowed when using continue' } },
+      { ep: admin, req: get(cms, [['Accept', 'image/png']]), allow: { status: 406, reason: 'NotAcceptable', message: 'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf' } },
+      { ep: admin, req: get(cms, [['Accept', 'application/json;as=Table;g=;v=']]), allow: { status: 406, reason: 'NotAcceptable' } },
+      { ep: admin, req: postAs('text/plain'), allow: { status: 415, reason: 'UnsupportedMediaType', message: 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf' } },
+      { ep: fx.endpoint(), req: get(cms, [['Authorization', 'Bearer not-a-token']]), allow: { status: 401, reason: 'Unauthorized', message: 'Unauthorized' } },
+      { ep: fx.endpoint(fx.ids.foreign), req: get(cms), allow: { status: 401, reason: 'Unauthorized', message: 'Unauthorized' } },
+      { ep: fx.endpoint(fx.ids.expired), req: get(cms), allow: { status: 401, reason: 'Unauthorized', message: 'Unauthorized' } },
+      { ep: fx.endpoint(fx.ids.emptyCn), req: get(cms), allow: { status: 403, reason: 'Forbidden', message: 'User "system:anonymous" cannot list resource "configmaps"' } },
+      {
+        ep: fx.endpoint(fx.ids.reader),
+        req: get(cms, [['Impersonate-User', 'bob']]),
+        allow: { status: 403, reason: 'Forbidden', message: 'users "bob" is forbidden: User "fuzz-reader" cannot impersonate resource "users" in API group "" at the cluster scope' },
+      },
+      { ep: fx.endpoint(fx.ids.impersonator), req: get(cms, [['Impersonate-Group', 'system:masters']]), allow: { status: 400, reason: 'BadRequest', message: 'without impersonating a user' } },
+      { ep: fx.endpoint(fx.ids.impersonator), req: get(cms, [['Impersonate-User', 'fuzz-reader']]), allow: { status: 200 } },
+      {
+        ep: fx.endpoint(fx.ids.impersonator),
+        req: get('/api/v1/namespaces/default/configmaps', [['Impersonate-User', 'fuzz-reader']]),
+        allow: { status: 403, reason: 'Forbidden', message: 'User "fuzz-reader" cannot list resource "configmaps" in API group "" in the namespace "default"' },
+      },
+      // kube's own 5xx: a list at a resourceVersion the store has not reached waits 3 s, then 504 Timeout.
+      { ep: admin, req: get(`${cms}?resourceVersion=18446744073709551615&resourceVersionMatch=NotOlderThan`), allow: { status: 504, reason: 'Timeout', message: 'Too large resource version' } },
+    ];
+    await campaign.batch(cases);
+
+    // A continue token whose revision etcd has compacted away: 410 Expired with kube's message.
+    await fx.admin('POST', cms, { metadata: { name: `compact-${process.pid}`, labels: { victim: 'true' } } });
+    created.push(`compact-${process.pid}`);
+    const rev = (await fx.kv.get('/registry/namespaces/fuzz').exec()).header.revision;
+    assert.ok(BigInt(rev) > BigInt(decoded.rv), 'the compaction passes the token revision');
+    await fx.kv.kv.compact({ revision: rev, physical: true });
+    const expired = await campaign.send({
+      ep: admin,
+      req: get(`${cms}?limit=1&continue=${token}`),
+      allow: { status: 410, reason: 'Expired', message: 'The provided continue parameter is too old to display a consistent list result.' },
+    });
+    assert.equal(expired.status, 410);
+    reportCampaign(t, 'fuzz-requests (kube answers)', { 'requests tried': campaign.requests - start, 'etcd snapshots compared': campaign.snapshots, failures: 0 });
+  });
+});
