@@ -128,7 +128,10 @@ describe('fuzz-requests: paths and methods', () => {
       fc.asyncProperty(fc.array(one, { minLength: 1, maxLength: 10 }), async (reqs) => {
         await campaign.batch(
           reqs.map(({ m, p, who }) => ({
-            ep: fx.endpoint(who === 'admin' ? fx.ids.admin : who === 'reader' ? fx.ids.reader : undefined),
+            // Writes only as identities that may not write: any change to etcd is then a defect. (As
+            // admin, "DELETE /api/v1/namespaces/fuzz//" deletes the namespace: the path's slashes are
+            // trimmed, as kube's request info trims them.)
+            ep: fx.endpoint(who === 'admin' && !/^(DELETE|POST|PUT|PATCH)$/.test(m) ? fx.ids.admin : who === 'anonymous' ? undefined : fx.ids.reader),
             req: { head: requestHead(m, p, [['Connection', 'close']]), headOnly: m === 'HEAD', mayStream: /watch/.test(p), deadlineMs: 12_000 },
             allow: { parserReject: true, stream: /watch/.test(p), head: m === 'HEAD' },
           })),
