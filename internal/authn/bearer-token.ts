@@ -7,15 +7,32 @@
 import type { IncomingMessage } from 'node:http';
 import { AuthenticationError, type AuthenticationResult, type Authenticator, type MaybePromise, type TokenAuthenticator } from './interface.js';
 
-/** The token of an `Authorization: Bearer` header, or undefined. */
+/** kube's warning for `Bearer  <token>` (two spaces): the header is ignored, not authenticated. */
+export const spaceBeforeTokenWarning = 'the provided Authorization header contains extra space before the bearer token, and is ignored';
+
+/** The scheme and token fields of the header as kube splits them: on single spaces, into at most three. */
+function bearerFields(req: IncomingMessage): string[] | undefined {
+  const text = req.headers.authorization?.trim();
+  if (!text) return undefined;
+  const first = text.indexOf(' ');
+  if (first < 0 || text.slice(0, first).toLowerCase() !== 'bearer') return undefined;
+  const second = text.indexOf(' ', first + 1);
+  return second < 0 ? ['bearer', text.slice(first + 1)] : ['bearer', text.slice(first + 1, second), text.slice(second + 1)];
+}
+
+/**
+ * The token of an `Authorization: Bearer` header, or undefined: the second space-separated field,
+ * so `Bearer a b` presents `a` and `Bearer  a` (an empty field) presents none, as kube reads it.
+ */
 export function bearerToken(req: IncomingMessage): string | undefined {
-  const h = req.headers.authorization;
-  if (!h) return undefined;
-  const text = h.trim();
-  const space = text.indexOf(' ');
-  if (space < 0 || text.slice(0, space).toLowerCase() !== 'bearer') return undefined;
-  const token = text.slice(space + 1).trim();
-  return token.length > 0 ? token : undefined;
+  const token = bearerFields(req)?.[1];
+  return token ? token : undefined;
+}
+
+/** Whether the header is `Bearer` with an extra space before its token (kube warns and ignores it). */
+export function hasSpaceBeforeBearerToken(req: IncomingMessage): boolean {
+  const fields = bearerFields(req);
+  return fields !== undefined && fields[1] === '' && fields.length === 3;
 }
 
 /** Authenticates requests by their bearer token. */

@@ -4,7 +4,9 @@
  * in the request context. A presented but invalid credential, or no user at all with anonymous
  * requests off, is answered 401 Unauthorized with kube's Status; the reason is logged, never sent.
  */
+import type { IncomingMessage } from 'node:http';
 import { StatusError } from '../apierrors/status-error.js';
+import { hasSpaceBeforeBearerToken, spaceBeforeTokenWarning } from '../authn/bearer-token.js';
 import { AuthenticationError, type AuthenticationResult, type Authenticator, type MaybePromise } from '../authn/interface.js';
 import type { Logger } from '../observability/logging.js';
 import { addWarning } from '../request/context.js';
@@ -37,7 +39,10 @@ export function withAuthentication(deps: AuthenticationFilterDeps): Filter {
     deps.log?.v(2, `Unable to authenticate the request: ${(err as Error).message}`);
     throw newUnauthorized();
   };
-  const accept = (result: AuthenticationResult | undefined, state: RequestState, start: bigint): void => {
+  const accept = (req: IncomingMessage, result: AuthenticationResult | undefined, state: RequestState, start: bigint): void => {
+    // The bearer authenticator ignored a `Bearer  <token>` header when nothing before it
+    // (request headers, x509) found the user: the request goes on as anonymous, with kube's warning.
+    if (result?.user.name === 'system:anonymous' && hasSpaceBeforeBearerToken(req)) addWarning(state.ctx, spaceBeforeTokenWarning);
     if (!result) {
       deps.observe?.('failure', elapsed(start));
       throw newUnauthorized();
@@ -57,11 +62,11 @@ export function withAuthentication(deps: AuthenticationFilterDeps): Filter {
     }
     if (answer instanceof Promise) {
       return answer.then(
-        (result) => accept(result, state, start),
+        (result) => accept(req, result, state, start),
         (err: unknown) => refuse(err, start, state),
       );
     }
-    accept(answer, state, start);
+    accept(req, answer, state, start);
     return undefined;
   };
 }

@@ -15,7 +15,7 @@ import { createCertificateAuthority, issueCertificate, type CertificateAuthority
 import { ServingTls } from '../tls/serving-tls.js';
 import type { TlsVersionName } from '../tls/tls-version.js';
 import { SecureListener, type RequestHandler } from './listener.js';
-import { guardHttp2Preface } from './timeouts.js';
+import { guardHttp2Preface, http1MaxHeaderBytes } from './timeouts.js';
 
 const silent = { error: () => undefined, warn: () => undefined, info: () => undefined, v: () => undefined } as unknown as KlogLogger;
 
@@ -256,5 +256,22 @@ describe('SecureListener', () => {
     await new Promise<void>((resolve) => socket.once('close', () => resolve()));
     const after = Date.now() - opened;
     assert.ok(after >= 250 && after < 5_000, `closed after ${after} ms`);
+  });
+
+  it("serves HTTP/1.1 request lines and headers up to kube's 1 MiB, and answers 431 past it", async () => {
+    const { port } = await listen();
+    const send = (head: string): Promise<string> =>
+      new Promise((resolve, reject) => {
+        const socket = tlsConnect({ host: '127.0.0.1', port, ca: ca.certPem, ALPNProtocols: ['http/1.1'] }, () => socket.end(head));
+        let got = '';
+        socket.on('data', (d: Buffer) => (got += d.toString('latin1')));
+        socket.on('close', () => resolve(got));
+        socket.on('error', reject);
+      });
+    // A 20 KiB label selector, past node's 16 KiB default: kube serves it.
+    const longQuery = await send(`GET /api/v1/pods?labelSelector=app+in+(${'a,'.repeat(10_000)}b) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    assert.match(longQuery, /^HTTP\/1\.1 200 /);
+    const huge = await send(`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(http1MaxHeaderBytes + 1)}\r\nConnection: close\r\n\r\n`);
+    assert.match(huge, /^HTTP\/1\.1 431 /);
   });
 });
