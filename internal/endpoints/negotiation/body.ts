@@ -15,17 +15,31 @@ import { parseStrictJson } from './strict-json.js';
 /** kube-apiserver's default --max-request-body-bytes equivalent for resource writes. */
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
 
-/** Reads the whole body; throws 413 past limit. */
+/**
+ * Reads the whole body; throws 413 past limit. Past the limit the rest of the body is read and
+ * dropped, so the keep-alive connection goes on to serve the client's next request.
+ */
 export async function readBody(req: IncomingMessage, limit = maxRequestBodyBytes): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
+  // Node drops a body nobody started reading once the answer is written.
   if (Number.isFinite(declared) && declared > limit) throw newRequestEntityTooLarge(`limit is ${limit}`);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
+  let tooLarge = false;
+  // Not destroyed on leaving the loop: a destroyed request stops node reading its socket for good,
+  // and the connection would never see the next request.
+  for await (const chunk of req.iterator({ destroyOnReturn: false })) {
     const buf = chunk as Buffer;
     size += buf.length;
-    if (size > limit) throw newRequestEntityTooLarge(`limit is ${limit}`);
+    if (size > limit) {
+      tooLarge = true;
+      break;
+    }
     chunks.push(buf);
+  }
+  if (tooLarge) {
+    req.resume();
+    throw newRequestEntityTooLarge(`limit is ${limit}`);
   }
   return Buffer.concat(chunks);
 }
