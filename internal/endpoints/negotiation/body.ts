@@ -53,6 +53,8 @@ export interface ParsedBody {
   readonly yamlDuplicates: readonly string[];
   /** The body was YAML: kube converts it to JSON through maps, so object keys come out sorted. */
   readonly fromYaml: boolean;
+  /** JSON: numbers written with a fraction or an exponent, by path, as written (see StrictJson). */
+  readonly numberLiterals?: ReadonlyMap<string, string>;
 }
 
 /** Finds the repeated keys of a YAML document, as go-yaml's strict decoding words them. */
@@ -109,7 +111,7 @@ export function parseBodyStrict(body: Buffer, encoding: BodyEncoding): ParsedBod
   }
   try {
     const parsed = parseStrictJson(text);
-    return { value: parsed.value, duplicateFields: parsed.duplicates, yamlDuplicates: [], fromYaml: false };
+    return { value: parsed.value, duplicateFields: parsed.duplicates, yamlDuplicates: [], fromYaml: false, numberLiterals: parsed.numberLiterals };
   } catch (err) {
     throw newBadRequest(`couldn't get version/kind; json parse error: ${(err as Error).message}`);
   }
