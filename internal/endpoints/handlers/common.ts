@@ -199,6 +199,8 @@ export interface DecodedInput {
   /** JSON paths of repeated keys of the object itself (bodies), merged with unknown fields in document order. */
   readonly duplicateFields?: readonly string[];
   readonly yamlDuplicates?: readonly string[];
+  /** Numbers of a JSON body written with a fraction or an exponent, by path (refused in integer fields). */
+  readonly numberLiterals?: ReadonlyMap<string, string>;
   /** Object keys come out sorted, as after kube's map-based conversions (YAML bodies, patch results). */
   readonly sortKeys?: boolean;
   /** Leave defaulting out (an apply configuration names only what its manager owns). */
@@ -229,7 +231,7 @@ export function decodeExternalObject(h: HandlerInput, input: DecodedInput, field
       messages: [...(input.preMessages ?? []), ...orderedFieldMessages(decoded, unknown, input.duplicateFields ?? [])],
     });
   } else if (hasSchema(gvk)) {
-    const checked = checkDecode(gvk, obj);
+    const checked = checkDecode(gvk, obj, input.numberLiterals);
     if (checked.decodeError) throw newBadRequest(`${prefix}: ${checked.decodeError}`);
     unknown = checked.unknownFields;
     const decoded = obj;
@@ -264,7 +266,7 @@ export async function decodeObjectBody(h: HandlerInput, fieldValidation: FieldVa
   const parsed = parseBodyStrict(raw, encoding);
   return decodeExternalObject(
     h,
-    { value: parsed.value, duplicateFields: parsed.duplicateFields, yamlDuplicates: parsed.yamlDuplicates, sortKeys: parsed.fromYaml },
+    { value: parsed.value, duplicateFields: parsed.duplicateFields, yamlDuplicates: parsed.yamlDuplicates, numberLiterals: parsed.numberLiterals, sortKeys: parsed.fromYaml },
     fieldValidation,
   );
 }

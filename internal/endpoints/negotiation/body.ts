@@ -15,17 +15,31 @@ import { parseStrictJson } from './strict-json.js';
 /** kube-apiserver's default --max-request-body-bytes equivalent for resource writes. */
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
 
-/** Reads the whole body; throws 413 past limit. */
+/**
+ * Reads the whole body; throws 413 past limit. Past the limit the rest of the body is read and
+ * dropped, so the keep-alive connection goes on to serve the client's next request.
+ */
 export async function readBody(req: IncomingMessage, limit = maxRequestBodyBytes): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
+  // Node drops a body nobody started reading once the answer is written.
   if (Number.isFinite(declared) && declared > limit) throw newRequestEntityTooLarge(`limit is ${limit}`);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
+  let tooLarge = false;
+  // Not destroyed on leaving the loop: a destroyed request stops node reading its socket for good,
+  // and the connection would never see the next request.
+  for await (const chunk of req.iterator({ destroyOnReturn: false })) {
     const buf = chunk as Buffer;
     size += buf.length;
-    if (size > limit) throw newRequestEntityTooLarge(`limit is ${limit}`);
+    if (size > limit) {
+      tooLarge = true;
+      break;
+    }
     chunks.push(buf);
+  }
+  if (tooLarge) {
+    req.resume();
+    throw newRequestEntityTooLarge(`limit is ${limit}`);
   }
   return Buffer.concat(chunks);
 }
@@ -39,6 +53,8 @@ export interface ParsedBody {
   readonly yamlDuplicates: readonly string[];
   /** The body was YAML: kube converts it to JSON through maps, so object keys come out sorted. */
   readonly fromYaml: boolean;
+  /** JSON: numbers written with a fraction or an exponent, by path, as written (see StrictJson). */
+  readonly numberLiterals?: ReadonlyMap<string, string>;
 }
 
 /** Finds the repeated keys of a YAML document, as go-yaml's strict decoding words them. */
@@ -95,7 +111,7 @@ export function parseBodyStrict(body: Buffer, encoding: BodyEncoding): ParsedBod
   }
   try {
     const parsed = parseStrictJson(text);
-    return { value: parsed.value, duplicateFields: parsed.duplicates, yamlDuplicates: [], fromYaml: false };
+    return { value: parsed.value, duplicateFields: parsed.duplicates, yamlDuplicates: [], fromYaml: false, numberLiterals: parsed.numberLiterals };
   } catch (err) {
     throw newBadRequest(`couldn't get version/kind; json parse error: ${(err as Error).message}`);
   }

@@ -11,6 +11,11 @@ import { nestingDepthError } from './nesting-depth.js';
 export interface StrictJson {
   readonly value: unknown;
   readonly duplicates: string[];
+  /**
+   * The numbers written with a fraction or an exponent (`1e3`, `1.0`), by path, as written: JSON.parse
+   * makes 1000 of `1e3`, but Go's decoder refuses such a literal in an integer field.
+   */
+  readonly numberLiterals?: ReadonlyMap<string, string>;
 }
 
 /** A syntax error with JSON.parse's kind of message. */
@@ -38,11 +43,25 @@ export function countKeys(value: unknown): number {
 
 // A string token, escapes included (run only over text JSON.parse accepted).
 const stringToken = /"(?:[^"\\]|\\.)*"/g;
+// A digit followed by a fraction or an exponent, inside strings or out.
+const fractionOrExponent = /\d[.eE]/;
+
+/** Whether text between from and to (outside strings) writes a number with a fraction or an exponent. */
+function fractionBetween(text: string, from: number, to: number): boolean {
+  for (let j = from; j < to; j++) {
+    const c = text.charCodeAt(j);
+    // Outside strings a '.' is only ever a fraction, and an 'e' after a digit an exponent.
+    if (c === 0x2e) return true;
+    if ((c === 0x65 || c === 0x45) && j > 0 && text.charCodeAt(j - 1) >= 0x30 && text.charCodeAt(j - 1) <= 0x39) return true;
+  }
+  return false;
+}
 
 /**
  * The common case first: JSON.parse, certified free of repeated keys when the value holds as many
- * keys as the text names. Undefined when the text is not JSON, repeats a key, or names __proto__
- * (which JSON.parse keeps as a key and the walk below does not).
+ * keys as the text names. Undefined when the text is not JSON, repeats a key, names __proto__
+ * (which JSON.parse keeps as a key and the walk below does not), or writes a number with a fraction
+ * or an exponent (whose literal the walk below records).
  */
 function parseUnique(text: string): unknown {
   if (text.includes('__proto__')) return undefined;
@@ -54,13 +73,19 @@ function parseUnique(text: string): unknown {
   }
   if (value === null || typeof value !== 'object') return value;
   let keys = 0;
+  // Only a text with such a pair somewhere has its gaps between strings looked at.
+  const scanGaps = fractionOrExponent.test(text);
+  let gapStart = 0;
   stringToken.lastIndex = 0;
   for (let m = stringToken.exec(text); m; m = stringToken.exec(text)) {
     const after = m.index + m[0].length;
+    if (scanGaps && fractionBetween(text, gapStart, m.index)) return undefined;
+    gapStart = after;
     let j = after;
     while (j < text.length && (text.charCodeAt(j) === 0x20 || text.charCodeAt(j) === 0x0a || text.charCodeAt(j) === 0x0d || text.charCodeAt(j) === 0x09)) j++;
     if (text.charCodeAt(j) === 0x3a) keys++;
   }
+  if (scanGaps && fractionBetween(text, gapStart, text.length)) return undefined;
   return countKeys(value) === keys ? value : undefined;
 }
 
@@ -71,6 +96,7 @@ export function parseStrictJson(text: string): StrictJson {
   const unique = parseUnique(text);
   if (unique !== undefined) return { value: unique, duplicates: [] };
   const duplicates: string[] = [];
+  const numberLiterals = new Map<string, string>();
   let i = 0;
   const n = text.length;
 
@@ -170,11 +196,14 @@ export function parseStrictJson(text: string): StrictJson {
     if (!m) fail(`Unexpected token ${c ?? ''}`);
     const token = (m as RegExpExecArray)[0];
     i += token.length;
+    if (token.includes('.') || token.includes('e') || token.includes('E')) {
+      if (c !== 't' && c !== 'f') numberLiterals.set(path, token);
+    }
     return JSON.parse(token) as unknown;
   };
 
   const value = parseValue('');
   ws();
   if (i < n) fail(`Unexpected non-whitespace character after JSON`);
-  return { value, duplicates };
+  return numberLiterals.size > 0 ? { value, duplicates, numberLiterals } : { value, duplicates };
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
+import { parseStrictJson } from '../../endpoints/negotiation/strict-json.js';
 import { checkDecode } from './decode.js';
 import type { GVK } from './types.js';
 
@@ -273,5 +274,34 @@ describe('checkDecode: unknown fields', () => {
     const r = checkDecode({ group: 'example.com', version: 'v1', kind: 'Widget' }, obj);
     assert.deepEqual(r, { object: obj, unknownFields: [] });
     assert.notEqual(r.object, obj);
+  });
+});
+
+describe('checkDecode: integers written with a fraction or an exponent', () => {
+  const decodeText = (gvk: GVK, text: string): string | undefined => {
+    const parsed = parseStrictJson(text);
+    return checkDecode(gvk, parsed.value as Record<string, unknown>, parsed.numberLiterals).decodeError;
+  };
+  const deploymentText = (replicas: string): string =>
+    JSON.stringify(deploymentWith({ replicas: 0 })).replace('"replicas":0', `"replicas":${replicas}`);
+
+  for (const literal of ['1e3', '1.0', '1E3', '-0.0e1', '2e+0']) {
+    test(`"replicas":${literal} is refused with the literal as written, as strconv.ParseInt refuses it`, () => {
+      assert.equal(decodeText(deployment, deploymentText(literal)), `json: cannot unmarshal number ${literal} into Go struct field DeploymentSpec.spec.replicas of type int32`);
+    });
+  }
+
+  test('a plain integer, and numbers written so inside strings, decode', () => {
+    assert.equal(decodeText(deployment, deploymentText('1000')), undefined);
+    const cm = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","labels":{"v":"1.0"}},"data":{"a":"1e3","b":"v1.2.3"}}';
+    assert.equal(parseStrictJson(cm).numberLiterals, undefined);
+    assert.equal(decodeText(configMap, cm), undefined);
+  });
+
+  test('an int64 in a list and an IntOrString port say the same', () => {
+    const pod1 = '{"kind":"Pod","spec":{"activeDeadlineSeconds":3.0e1,"containers":[{"name":"c","image":"i","ports":[{"containerPort":80}]}]}}';
+    assert.equal(decodeText(pod, pod1), 'json: cannot unmarshal number 3.0e1 into Go struct field PodSpec.spec.activeDeadlineSeconds of type int64');
+    const pod2 = '{"kind":"Pod","spec":{"containers":[{"name":"c","image":"i","readinessProbe":{"httpGet":{"port":8.0e1}}}]}}';
+    assert.match(decodeText(pod, pod2) ?? '', /^json: cannot unmarshal number 8\.0e1 into Go struct field .*port of type int32$/);
   });
 });

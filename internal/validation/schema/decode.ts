@@ -46,10 +46,12 @@ interface DecodeState {
   readonly strict: boolean;
   readonly unknownFields: string[];
   readonly ctx: ErrorContext;
+  /** Numbers written with a fraction or an exponent, by path: strconv.ParseInt refuses them. */
+  readonly literals: ReadonlyMap<string, string> | undefined;
 }
 
-function newState(strict: boolean): DecodeState {
-  return { strict, unknownFields: [], ctx: { struct: undefined, fields: [] } };
+function newState(strict: boolean, literals: ReadonlyMap<string, string> | undefined): DecodeState {
+  return { strict, unknownFields: [], ctx: { struct: undefined, fields: [] }, literals };
 }
 
 function save(st: DecodeState, failure: DecodeFailure): void {
@@ -97,7 +99,7 @@ function decodeStruct(node: StructNode, value: Record<string, unknown>, path: st
 
 /** Runs the standard library's decoder (lenient) inside a custom UnmarshalJSON; its error ends the outer decode. */
 function decodeNested(node: SchemaNode, value: unknown, path: string, st: DecodeState): unknown {
-  const inner = newState(false);
+  const inner = newState(false, st.literals);
   const out = decodeValue(node, value, path, inner);
   const failure = inner.fatal ?? inner.saved;
   if (failure !== undefined) fail(st, withContext(failure, st.ctx));
@@ -124,7 +126,8 @@ function decodeCustom(node: SchemaNode, value: unknown, path: string, st: Decode
     case 'intOrString': {
       // intstr decodes anything but a JSON string into its int32.
       if (typeof value === 'number' || typeof value === 'bigint') {
-        if (!fitsInt(value, 32)) fail(st, typeFailure(`number ${numberLiteral(value)}`, 'int32', st.ctx));
+        const literal = st.literals?.get(path);
+        if (literal !== undefined || !fitsInt(value, 32)) fail(st, typeFailure(`number ${literal ?? numberLiteral(value)}`, 'int32', st.ctx));
       } else if (typeof value !== 'string') {
         fail(st, typeFailure(jsonKind(value), 'int32', st.ctx));
       }
@@ -164,7 +167,8 @@ function decodeValue(node: SchemaNode, value: unknown, path: string, st: DecodeS
     case 'int32':
     case 'int64':
       if (typeof value === 'number' || typeof value === 'bigint') {
-        if (!fitsInt(value, node.kind === 'int32' ? 32 : 64)) save(st, typeFailure(`number ${numberLiteral(value)}`, node.goType, st.ctx));
+        const literal = st.literals?.get(path);
+        if (literal !== undefined || !fitsInt(value, node.kind === 'int32' ? 32 : 64)) save(st, typeFailure(`number ${literal ?? numberLiteral(value)}`, node.goType, st.ctx));
       } else {
         mismatch(st, value, node.goType);
       }
@@ -222,13 +226,14 @@ function decodeValue(node: SchemaNode, value: unknown, path: string, st: DecodeS
  * Decodes obj as kube's typed decoder would for the kind: returns a pruned deep copy, the paths of
  * the unknown fields removed (for the fieldValidation directive), and Go's decode error if any.
  * When decodeError is set the request must fail with 400 and the rest of the result is moot.
- * A kind without a schema comes back copied, with nothing reported. Never mutates obj; never throws
- * for any JSON input.
+ * A kind without a schema comes back copied, with nothing reported. literals holds the numbers the
+ * JSON text wrote with a fraction or an exponent, by path (StrictJson.numberLiterals): Go refuses
+ * them in integer fields whatever their value. Never mutates obj; never throws for any JSON input.
  */
-export function checkDecode(gvk: GVK, obj: Record<string, unknown>): DecodeCheckResult {
+export function checkDecode(gvk: GVK, obj: Record<string, unknown>, literals?: ReadonlyMap<string, string>): DecodeCheckResult {
   const root = kindNode(gvk);
   if (root === undefined) return { object: copyJson(obj) as Record<string, unknown>, unknownFields: [] };
-  const st = newState(true);
+  const st = newState(true, literals);
   const object = decodeStruct(root, obj, '', st);
   const failure = st.fatal ?? st.saved;
   return failure === undefined

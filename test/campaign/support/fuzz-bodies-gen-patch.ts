@@ -45,7 +45,9 @@ const jsonPatch = fc.tuple(seed, labelPatch, fc.constantFrom('label', 'bad-op', 
     case 'too-many':
       return p(Array.from({ length: 10_001 }, () => ({ op: 'test', path: '/metadata/name', value: name })), { kind: 'fail', code: 413, reason: 'RequestEntityTooLarge', message: 'Request entity too large: The allowed maximum operations in a JSON patch is 10000, got 10001' });
     case 'many':
-      return p(Array.from({ length: 5_000 }, (_, i) => ({ op: 'add', path: '/metadata/labels/fz', value: `v${i}` })), ok);
+      // Earlier patches may have removed the labels map, and an add under a missing map is kube's
+      // generic 422 ("doc is missing path"): the first op puts the map back (add replaces a key).
+      return p([{ op: 'add', path: '/metadata/labels', value: { seed: 'yes' } }, ...Array.from({ length: 5_000 }, (_, i) => ({ op: 'add', path: '/metadata/labels/fz', value: `v${i}` }))], ok);
     case 'not-list':
       return p({ op: 'add', path: '/metadata/labels/fz', value: 'x' }, badRequest);
     case 'name':

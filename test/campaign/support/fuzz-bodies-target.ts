@@ -54,9 +54,9 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
     throw err;
   }
   const client = new Etcd3({ hosts: etcd.endpoint });
-  // A connection per request: after a 413 cut an upload short, a reused keep-alive connection went
-  // unanswered (open, see the findings), which would hide every later answer.
-  const agent = new Agent({ keepAlive: false });
+  // One kept-alive connection reused across requests, as clients do: an answer written before the
+  // body was read (a 413 past 3 MiB) must leave the connection able to serve the next request.
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const srv = server;
   const localEtcd = etcd;
   return {
