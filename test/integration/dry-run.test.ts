@@ -1,6 +1,6 @@
 /**
  * dryRun=All on every write: the answer is what would have been stored, with the normal status
- * code, and etcd's revision does not move.
+ * code, and no key in etcd changes (but those the server's timers write).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -21,16 +21,25 @@ async function defaultAccount(ns: string): Promise<void> {
   }
 }
 
+/**
+ * etcd's keys with their mod revisions, except those the server's own loops write on a timer (its
+ * identity and endpoint leases, events): a dry run must change none of the rest.
+ */
 async function revision(): Promise<string> {
   client ??= new Etcd3({ hosts: fx.etcd.endpoint });
-  return (await client.kv.range({ key: Buffer.from('\0') })).header.revision;
+  const res = await client.kv.range({ key: Buffer.from('\0'), range_end: Buffer.from('\0'), keys_only: true });
+  return res.kvs
+    .map((kv) => `${kv.key.toString('utf8')}@${kv.mod_revision}`)
+    .filter((k) => !/^\/registry\/(leases|masterleases|events)\//.test(k))
+    .sort()
+    .join('\n');
 }
 
-/** Runs req and asserts etcd's revision is the same before and after. */
+/** Runs req and asserts etcd's keys and their revisions are the same before and after. */
 async function unchanged<T>(req: () => Promise<T>): Promise<T> {
   const before = await revision();
   const out = await req();
-  assert.equal(await revision(), before, 'etcd revision unchanged');
+  assert.equal(await revision(), before, 'etcd keys and revisions unchanged');
   return out;
 }
 

@@ -124,13 +124,14 @@ test('borrowing: an idle level lends its lendable seats to a busy one', async ()
   const { d, registry } = newDispatcher(
     20,
     [queuingLevel('idle', 1, { queues: 4, handSize: 1, queueLengthLimit: 100 }, 50), queuingLevel('busy', 1, { queues: 4, handSize: 1, queueLengthLimit: 100 }, 0)],
-    { borrowingPeriodMs: 40 },
+    // Long enough that a loaded machine checks the share before the first borrowing round.
+    { borrowingPeriodMs: 500 },
   );
   const running: { finish(): void }[] = [];
   for (let i = 0; i < 30; i++) void d.admit(request('busy', 'fs', `u${i % 4}`)).then((r) => running.push(admitted(r)));
   await tick();
   assert.equal(running.length, 13, 'its share before borrowing: 20 * 2/3 of the seats left after the idle level’s floor, rounded');
-  await tick(150);
+  await tick(1_000);
   assert.equal(running.length, 15, 'nominal 10 plus the idle level’s lendable 5');
   assert.match(await registry.metrics(), /apiserver_flowcontrol_current_limit_seats\{priority_level="busy"\} 15\n/);
   assert.match(await registry.metrics(), /apiserver_flowcontrol_current_limit_seats\{priority_level="idle"\} 5\n/);
