@@ -169,6 +169,27 @@ describe('keys named __proto__, constructor and prototype', () => {
     }
   });
 
+  it('a custom resource schema may name a property "__proto__": it is validated and served like any other', async () => {
+    const props = JSON.parse('{"__proto__":{"type":"object","properties":{"x":{"type":"string"}}}}');
+    await createEstablishedCrd(fx, {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'typed.keys.example.com' },
+      spec: {
+        group: 'keys.example.com',
+        scope: 'Namespaced',
+        names: { plural: 'typed', singular: 'typed', kind: 'Typed', listKind: 'TypedList' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: props } } } } }],
+      },
+    });
+    const typed = '/apis/keys.example.com/v1/namespaces/default/typed';
+    const good = ok(await fx.request('POST', typed, { rawBody: '{"apiVersion":"keys.example.com/v1","kind":"Typed","metadata":{"name":"g"},"spec":{"__proto__":{"x":"y","dropped":1}}}', headers: json }), 201, 'create');
+    assertOwn(good.spec, '__proto__', { x: 'y' }, 'pruned to the schema');
+    const bad = await fx.request('POST', typed, { rawBody: '{"apiVersion":"keys.example.com/v1","kind":"Typed","metadata":{"name":"b"},"spec":{"__proto__":{"x":1}}}', headers: json });
+    assert.equal(bad.status, 422, bad.text);
+    assert.match(bad.json().message, /spec\.__proto__\.x: Invalid value: "integer": spec\.__proto__\.x in body must be of type string/);
+  });
+
   it('an object-valued "__proto__" annotation in a Deployment is refused as any object-valued annotation is', async () => {
     const deploys = '/apis/apps/v1/namespaces/default/deployments';
     const template = (annotations: string): string =>
