@@ -8,6 +8,7 @@ import { messageSpec } from './registry.js';
 import { decodeSpecial, type RawFields, type SpecialDecodeHelpers } from './special-types.js';
 import type { FieldSpec, JsonObject, JsonValue, MessageSpec, ScalarType } from './types.js';
 import { guardDecode, isScalarZero, newReader, readScalar, scalarZero, WireType, wireTypeOf } from './wire.js';
+import { setOwnKey } from '../internal/collections/own-key.js';
 
 /** Options of protobufToJson. */
 export interface DecodeOptions {
@@ -127,7 +128,7 @@ function decodeField(out: JsonObject, field: FieldSpec, values: unknown[] | unde
     const entries = values.map((b) => decodeMapEntry(field, b as Uint8Array, ctx));
     entries.sort((a, b) => compareCodePoints(a[0], b[0]));
     const obj: JsonObject = {};
-    for (const [k, v] of entries) obj[k] = v;
+    for (const [k, v] of entries) setOwnKey(obj, k, v);
     out[name] = obj;
     return;
   }

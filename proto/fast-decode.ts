@@ -10,6 +10,7 @@ import * as reader from './fast-reader.js';
 import { sortedEntries, specialDecoder, type FastDecoder, type FastLookup } from './fast-special.js';
 import { messageSpec } from './registry.js';
 import type { FieldSpec, JsonObject, JsonValue, MessageSpec, ScalarType } from './types.js';
+import { setOwnKey } from '../internal/collections/own-key.js';
 
 const MAX_DEPTH = 500;
 
@@ -140,7 +141,7 @@ function readBase64(r: reader.FastReader, e: number): string {
 /** A map field's entries ([key, JSON value] in wire order) as a JSON object with keys in Go's order. */
 function mapObject(entries: [string, JsonValue][]): JsonObject {
   const obj: JsonObject = {};
-  for (const [k, v] of sortedEntries(entries)) obj[k] = v;
+  for (const [k, v] of sortedEntries(entries)) setOwnKey(obj, k, v);
   return obj;
 }
 

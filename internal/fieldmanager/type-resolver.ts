@@ -7,6 +7,7 @@ import { ssaKinds, ssaTypes, type SsaAtom, type SsaRef } from '../../api/gen/ssa
 import type { GVK, ResolvedType, TypeResolver } from './interface.js';
 import { deducedSchema, deducedTypeRef, Schema, untypedTypes, type Atom, type ElementRelationship, type ListType, type MapType, type StructField, type TypeRef } from './schema.js';
 import { cloneValue, isMap, type Value, type ValueMap } from './value.js';
+import { setOwnKey } from '../collections/own-key.js';
 
 export type { GVK, ResolvedType, TypeResolver } from './interface.js';
 
@@ -99,7 +100,7 @@ class BuiltinTypeResolver implements TypeResolver {
     if (ref.l && Array.isArray(v) && !ref.m) return v.map((item) => this.normalizeRef(ref.l!.e, item));
     if (ref.m && !ref.m.f && ref.m.e !== undefined && isMap(v) && !ref.l) {
       const out: ValueMap = {};
-      for (const [k, x] of Object.entries(v)) out[k] = this.normalizeRef(ref.m.e, x);
+      for (const [k, x] of Object.entries(v)) setOwnKey(out, k, this.normalizeRef(ref.m.e, x));
       return out;
     }
     return v;
@@ -109,7 +110,7 @@ class BuiltinTypeResolver implements TypeResolver {
     const m = ssaTypes[def]?.m;
     if (!m?.f) return v;
     const out: ValueMap = {};
-    for (const [k, x] of Object.entries(v)) out[k] = this.normalizeRef(m.f[k], x);
+    for (const [k, x] of Object.entries(v)) setOwnKey(out, k, this.normalizeRef(m.f[k], x));
     if (m.z) {
       const zero = this.zeroOf(def, new Set());
       for (const k of Object.keys(m.z)) if (!(k in out)) out[k] = cloneValue(zero[k]!);

@@ -4,6 +4,7 @@
  * numerically), Go's JSON text for values inside path elements, and value.ToString for paths in
  * messages. `undefined` is never a value here: it stands for "absent" in the walkers.
  */
+import { setOwnKey } from '../collections/own-key.js';
 
 /** A JSON value (maps are plain objects). */
 export type Value = null | boolean | number | string | Value[] | { [key: string]: Value };
@@ -109,7 +110,7 @@ export function cloneValue<T extends Value>(v: T): T {
   if (Array.isArray(v)) return v.map((x) => cloneValue(x)) as T;
   if (isMap(v)) {
     const out: ValueMap = {};
-    for (const k of Object.keys(v)) out[k] = cloneValue(v[k]!);
+    for (const k of Object.keys(v)) setOwnKey(out, k, cloneValue(v[k]!));
     return out as T;
   }
   return v;

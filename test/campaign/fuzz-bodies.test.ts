@@ -4,8 +4,9 @@
  * label and annotation maps, invalid names, unicode and NUL, duplicate keys, big integers, invalid
  * patches of every type) mixed with valid ones to a real API server (a child process) on a real
  * etcd. After every request: the answer is a 2xx for a valid input or a metav1.Status with a 4xx
- * code, and the server is alive. After every batch: etcd changed only where an acknowledged write
- * says it did.
+ * code, and the server is alive; a write carrying keys named "__proto__", "constructor" or
+ * "prototype" reads back (answer and GET) with those keys as written. After every batch: etcd
+ * changed only where an acknowledged write says it did.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -14,7 +15,8 @@ import { campaignCases, reportCampaign } from '../support/campaign.js';
 import { createRequest } from './support/fuzz-bodies-gen-create.js';
 import { encodingRequest } from './support/fuzz-bodies-gen-encodings.js';
 import { existingRequest } from './support/fuzz-bodies-gen-patch.js';
-import { AckLog, checkReply, describeRequest, type FuzzRequest } from './support/fuzz-bodies-oracle.js';
+import { reservedKeyRequest } from './support/fuzz-bodies-gen-reserved.js';
+import { AckLog, checkReadBack, checkReply, describeRequest, type FuzzRequest } from './support/fuzz-bodies-oracle.js';
 import { fuzzNamespace } from './support/fuzz-bodies-resources.js';
 import { seedFuzzTarget } from './support/fuzz-bodies-seed.js';
 import { startFuzzTarget, type FuzzTarget, type Reply } from './support/fuzz-bodies-target.js';
@@ -42,6 +44,18 @@ function takenName(r: FuzzRequest, reply: Reply): boolean {
   return status.reason === 'AlreadyExists' && existing.get(r.keyPrefix)?.has(status.details?.name ?? '') === true;
 }
 
+/** A 2xx that says what must read back: its answer and a GET of the object hold those values. */
+async function checkWritten(r: FuzzRequest, reply: Reply): Promise<number> {
+  if (!r.readBack || reply.status < 200 || reply.status >= 300) return 0;
+  const answer = JSON.parse(reply.text) as { metadata: { name: string } };
+  checkReadBack(r, answer, 'the answer');
+  const collection = r.method === 'POST' ? r.path.replace(/\?.*$/, '') : r.path.replace(/\/[^/]*$/, '');
+  const got = await target.send('GET', `${collection}/${answer.metadata.name}`, undefined, {});
+  if (got.status !== 200) throw new Error(`GET after the write: ${got.status} ${got.text.slice(0, 200)}\n  sent: ${describeRequest(r)}`);
+  checkReadBack(r, JSON.parse(got.text), 'a GET after the write');
+  return r.readBack.length;
+}
+
 async function checkAlive(r: FuzzRequest): Promise<void> {
   if (!target.server.alive()) throw new Error(`the server process died after: ${describeRequest(r)}`);
   const probe = await target.send('GET', `/api/v1/namespaces/${fuzzNamespace}`, undefined, {}, 10_000).catch((err: Error) => {
@@ -51,8 +65,13 @@ async function checkAlive(r: FuzzRequest): Promise<void> {
 }
 
 test('hostile request bodies get a 2xx or a 4xx Status, never crash the server, and change etcd only by acknowledged writes', async (t) => {
-  const request = fc.oneof({ weight: 5, arbitrary: createRequest }, { weight: 3, arbitrary: encodingRequest }, { weight: 6, arbitrary: existingRequest });
-  const counts = { tried: 0, acknowledged: 0, snapshots: 0 };
+  const request = fc.oneof(
+    { weight: 5, arbitrary: createRequest },
+    { weight: 3, arbitrary: encodingRequest },
+    { weight: 6, arbitrary: existingRequest },
+    { weight: 2, arbitrary: reservedKeyRequest },
+  );
+  const counts = { tried: 0, acknowledged: 0, snapshots: 0, readBack: 0 };
   const seed = process.env.CAMPAIGN_SEED === undefined ? undefined : Number(process.env.CAMPAIGN_SEED);
   const details = await fc.check(
     fc.asyncProperty(fc.array(request, { minLength: 1, maxLength: 8 }), async (batch) => {
@@ -72,6 +91,7 @@ test('hostile request bodies get a 2xx or a 4xx Status, never crash the server, 
         if (!takenName(r, reply) && !gone) checkReply(r, reply);
         if (r.method === 'DELETE' && !r.dryRun && reply.status >= 200 && reply.status < 300 && r.name) existing.get(r.keyPrefix)?.delete(r.name);
         acks.record(r, reply);
+        counts.readBack += await checkWritten(r, reply);
         if (r.method === 'POST' && reply.status === 201) existing.get(r.keyPrefix)?.add((JSON.parse(reply.text) as { metadata: { name: string } }).metadata.name);
         await checkAlive(r);
       }
@@ -94,5 +114,5 @@ test('hostile request bodies get a 2xx or a 4xx Status, never crash the server, 
     assert.fail(`${cause}\n(seed ${details.seed}, path ${details.counterexamplePath ?? ''}; replay with CAMPAIGN_SEED=${details.seed})`);
   }
   assert.ok(counts.tried > 0);
-  reportCampaign(t, 'fuzz-bodies', { 'requests tried': counts.tried, 'writes acknowledged': counts.acknowledged, 'etcd snapshots compared': counts.snapshots, failures: 0 });
+  reportCampaign(t, 'fuzz-bodies', { 'requests tried': counts.tried, 'writes acknowledged': counts.acknowledged, 'etcd snapshots compared': counts.snapshots, 'values read back': counts.readBack, failures: 0 });
 });

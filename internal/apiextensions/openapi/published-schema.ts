@@ -7,6 +7,7 @@
  * merged, defaults pruned. Output objects are new; the input is never mutated.
  */
 import type { JSONSchemaProps } from '../interface.js';
+import { setOwnKey } from '../../collections/own-key.js';
 
 /** A published schema node (plain JSON). */
 export type PublishedSchema = Record<string, unknown>;
@@ -162,7 +163,7 @@ export function sortedKeys<T>(value: T): T {
   if (Array.isArray(value)) return value.map((v) => sortedKeys(v)) as T;
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(value).sort()) out[k] = sortedKeys((value as Record<string, unknown>)[k]);
+    for (const k of Object.keys(value).sort()) setOwnKey(out, k, sortedKeys((value as Record<string, unknown>)[k]));
     return out as T;
   }
   return value;

@@ -8,6 +8,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { JSONSchemaProps } from '../interface.js';
 import { formatCheckers } from './formats.js';
 import { compileRe2 } from './pattern.js';
+import { setOwnKey } from '../../collections/own-key.js';
 
 const neverFails = { test: () => true };
 
@@ -64,16 +65,16 @@ export function toAjvSchema(p: JSONSchemaProps): Record<string, unknown> {
   if (p.items !== undefined) {
     out['items'] = Array.isArray(p.items) ? (p.items as readonly JSONSchemaProps[]).map(toAjvSchema) : toAjvSchema(p.items as JSONSchemaProps);
   }
+  const patterns: Record<string, unknown> = {};
   if (p.properties !== undefined) {
     const props: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(p.properties)) props[k] = toAjvSchema(v);
+    // ajv skips a property named __proto__ (its allSchemaProperties leaves it out); an anchored
+    // pattern checks that key all the same (CRD schemas may not use patternProperties themselves).
+    for (const [k, v] of Object.entries(p.properties)) setOwnKey(k === '__proto__' ? patterns : props, k === '__proto__' ? '^__proto__$' : k, toAjvSchema(v));
     out['properties'] = props;
   }
-  if (p.patternProperties !== undefined) {
-    const props: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(p.patternProperties)) props[k] = toAjvSchema(v);
-    out['patternProperties'] = props;
-  }
+  if (p.patternProperties !== undefined) for (const [k, v] of Object.entries(p.patternProperties)) setOwnKey(patterns, k, toAjvSchema(v));
+  if (Object.keys(patterns).length > 0) out['patternProperties'] = patterns;
   if (p.additionalProperties === false) out['additionalProperties'] = false;
   else if (typeof p.additionalProperties === 'object') out['additionalProperties'] = toAjvSchema(p.additionalProperties);
   for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {

@@ -5,6 +5,7 @@
  * defaulted themselves.
  */
 import { cloneJson, isObject, type StructuralNode } from './structural.js';
+import { setOwnKey } from '../../collections/own-key.js';
 
 /** Applies the defaults of s to x in place. */
 export function applyDefaults(x: unknown, s: StructuralNode | undefined): void {
@@ -22,14 +23,14 @@ export function applyDefaults(x: unknown, s: StructuralNode | undefined): void {
   for (const [k, prop] of s.properties) {
     if (!prop.hasDefault) continue;
     const v = x[k];
-    if (v === undefined || (v === null && !prop.nullable)) x[k] = cloneJson(prop.default);
+    if (v === undefined || (v === null && !prop.nullable)) setOwnKey(x, k, cloneJson(prop.default));
   }
   for (const k of Object.keys(x)) {
     const prop = s.properties.get(k);
     if (prop) {
       applyDefaults(x[k], prop);
     } else if (s.additional) {
-      if (x[k] === null && !s.additional.nullable) x[k] = cloneJson(s.additional.default ?? null);
+      if (x[k] === null && !s.additional.nullable) setOwnKey(x, k, cloneJson(s.additional.default ?? null));
       applyDefaults(x[k], s.additional);
     }
   }

@@ -13,6 +13,7 @@ import type { VersionSchema } from '../interface.js';
 import type { CrdScale } from './crd.js';
 import { compileJsonPath } from './jsonpath.js';
 import { validateScaleFields } from './scale.js';
+import { setOwnKey } from '../../collections/own-key.js';
 
 /** What one version's strategy is built from. */
 export interface CustomResourceStrategyOptions {
@@ -115,7 +116,7 @@ export function customResourceStatusStrategy(o: CustomResourceStrategyOptions): 
       const status = obj.status;
       const managedFields = obj.metadata.managedFields;
       for (const key of Object.keys(obj)) delete obj[key];
-      Object.assign(obj, structuredClone(old));
+      for (const [k, v] of Object.entries(structuredClone(old))) setOwnKey(obj, k, v);
       if (managedFields !== undefined) obj.metadata.managedFields = managedFields;
       else delete obj.metadata.managedFields;
       if (status !== undefined) obj.status = status;

@@ -11,6 +11,7 @@ import { decodeObject, ProtobufError } from '../../../proto/codec.js';
 import type { BodyEncoding } from './media-type.js';
 import { parseJsonAsYaml } from './json-as-yaml.js';
 import { parseStrictJson } from './strict-json.js';
+import { setOwnKey } from '../../collections/own-key.js';
 
 /** kube-apiserver's default --max-request-body-bytes equivalent for resource writes. */
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
@@ -76,7 +77,7 @@ export function sortKeysDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeysDeep);
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(value).sort()) out[k] = sortKeysDeep((value as Record<string, unknown>)[k]);
+  for (const k of Object.keys(value).sort()) setOwnKey(out, k, sortKeysDeep((value as Record<string, unknown>)[k]));
   return out;
 }
 

@@ -5,6 +5,7 @@
  * ("spec.paused", "spec.template.spec.containers[0].imagePullPolicy").
  */
 
+import { setOwnKey } from '../../collections/own-key.js';
 import { nestingDepthError } from './nesting-depth.js';
 
 /** A parse result: the value, and the paths of keys that appeared more than once in their object. */
@@ -59,12 +60,10 @@ function fractionBetween(text: string, from: number, to: number): boolean {
 
 /**
  * The common case first: JSON.parse, certified free of repeated keys when the value holds as many
- * keys as the text names. Undefined when the text is not JSON, repeats a key, names __proto__
- * (which JSON.parse keeps as a key and the walk below does not), or writes a number with a fraction
- * or an exponent (whose literal the walk below records).
+ * keys as the text names. Undefined when the text is not JSON, repeats a key, or writes a number
+ * with a fraction or an exponent (whose literal the walk below records).
  */
 function parseUnique(text: string): unknown {
-  if (text.includes('__proto__')) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -156,7 +155,7 @@ export function parseStrictJson(text: string): StrictJson {
         if (seen.has(key)) duplicates.push(child(path, key));
         seen.add(key);
         // A repeated key moves nowhere: JSON.parse keeps its first position and the last value.
-        obj[key] = v;
+        setOwnKey(obj, key, v);
         ws();
         if (text[i] === ',') {
           i++;

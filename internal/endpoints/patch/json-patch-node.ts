@@ -13,6 +13,7 @@
  * - Comparing arrays that hold a null dereferences a nil pointer (a panic in Go).
  */
 import { nilDereference, PatchPanic } from './json-patch-error.js';
+import { setOwnKey } from '../../collections/own-key.js';
 
 /**
  * Whose JSON text a value was read from: the server's Go encoding of the object (also what a
@@ -37,11 +38,6 @@ function isJsonObject(value: unknown): value is Record<string, unknown> {
 /** Go sorts map keys by their UTF-8 bytes when it encodes a map. */
 function compareUtf8(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
-}
-
-/** Sets an own member, even one named __proto__. */
-export function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /**
@@ -112,7 +108,7 @@ export class PatchNode {
     if (this.shape === 'object') {
       if (!this.members) return null;
       const out: Record<string, unknown> = {};
-      for (const key of [...this.members.keys()].sort(compareUtf8)) setMember(out, key, slotValue(this.members.get(key) ?? null));
+      for (const key of [...this.members.keys()].sort(compareUtf8)) setOwnKey(out, key, slotValue(this.members.get(key) ?? null));
       return out;
     }
     if (this.shape === 'array') return this.elements.map(slotValue);

@@ -4,7 +4,8 @@
  * applyMergePatch and never creates or combines patches; these exist for clients and for tests
  * that check the library's behaviour text in, text out.
  */
-import { goJsonText, setMember } from './json-patch-node.js';
+import { setOwnKey } from '../../collections/own-key.js';
+import { goJsonText } from './json-patch-node.js';
 import { badJsonDocument, badJsonPatch, mergeJsonDocuments, MergePatchError } from './merge-patch.js';
 
 /** evanphx's errBadMergeTypes text: one document is an array, the other is not. */
@@ -34,7 +35,7 @@ function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (!isObject(value)) return value;
   const out: JsonObject = {};
-  for (const key of Object.keys(value).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))) setMember(out, key, sortKeys(value[key]));
+  for (const key of Object.keys(value).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))) setOwnKey(out, key, sortKeys(value[key]));
   return out;
 }
 
@@ -122,17 +123,17 @@ function diffObjects(a: JsonObject, b: JsonObject): JsonObject {
   const into: JsonObject = {};
   for (const [key, bv] of Object.entries(b)) {
     if (!Object.hasOwn(a, key) || goType(a[key]) !== goType(bv)) {
-      setMember(into, key, bv);
+      setOwnKey(into, key, bv);
       continue;
     }
     const av = a[key];
     if (isObject(av)) {
       const nested = diffObjects(av, bv as JsonObject);
-      if (Object.keys(nested).length > 0) setMember(into, key, nested);
+      if (Object.keys(nested).length > 0) setOwnKey(into, key, nested);
     } else if (!matchesValue(av, bv)) {
-      setMember(into, key, bv);
+      setOwnKey(into, key, bv);
     }
   }
-  for (const key of Object.keys(a)) if (!Object.hasOwn(b, key)) setMember(into, key, null);
+  for (const key of Object.keys(a)) if (!Object.hasOwn(b, key)) setOwnKey(into, key, null);
   return into;
 }

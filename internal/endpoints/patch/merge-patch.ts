@@ -12,7 +12,7 @@
  */
 import { newBadRequest } from '../../apierrors/factories.js';
 import { StatusError } from '../../apierrors/status-error.js';
-import { setMember } from './json-patch-node.js';
+import { setOwnKey } from '../../collections/own-key.js';
 
 /** evanphx's ErrBadJSONDoc text. */
 export const badJsonDocument = 'Invalid JSON Document';
@@ -61,16 +61,16 @@ function mergeValue(cur: unknown, patch: unknown, keepNulls: boolean): unknown {
 function mergeObjects(doc: JsonObject, patch: JsonObject, keepNulls: boolean): void {
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) {
-      if (keepNulls) setMember(doc, key, null);
+      if (keepNulls) setOwnKey(doc, key, null);
       else delete doc[key];
       continue;
     }
     const cur = Object.hasOwn(doc, key) ? doc[key] : null;
     if (cur === null) {
       if (!keepNulls) pruneNulls(value);
-      setMember(doc, key, value);
+      setOwnKey(doc, key, value);
     } else {
-      setMember(doc, key, mergeValue(cur, value, keepNulls));
+      setOwnKey(doc, key, mergeValue(cur, value, keepNulls));
     }
   }
 }

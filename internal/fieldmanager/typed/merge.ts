@@ -10,6 +10,7 @@ import { pathElementToString, pathElementsEqual, serializePathElement, type Path
 import { mapChildType, type ListType, type MapType, type Schema, type TypeRef } from '../schema.js';
 import { isMap, type Value, type ValueMap } from '../value.js';
 import { atomsEqual, deduceAtom, handleAtom, issue, listItemToPathElement, unresolved, validateScalar, ValidationErrors, withPrefix, type ValidationIssue } from './helpers.js';
+import { setOwnKey } from '../../collections/own-key.js';
 
 interface Result {
   out?: Value;
@@ -126,7 +127,7 @@ export function mergeValues(schema: Schema, tr: TypeRef | undefined, lhs: Value 
     const one = (k: string, l: Value | undefined, r: Value | undefined) => {
       const res = node(mapChildType(m, k), l, r);
       errs.push(...withPrefix(res.errs, `.${k}`));
-      if (res.out !== undefined) out[k] = res.out;
+      if (res.out !== undefined) setOwnKey(out, k, res.out);
     };
     if (lhsMap) for (const k of Object.keys(lhsMap)) one(k, lhsMap[k], rhsMap && Object.prototype.hasOwnProperty.call(rhsMap, k) ? rhsMap[k] : undefined);
     if (rhsMap) for (const k of Object.keys(rhsMap)) if (!lhsMap || !Object.prototype.hasOwnProperty.call(lhsMap, k)) one(k, undefined, rhsMap[k]);

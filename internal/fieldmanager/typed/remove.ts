@@ -8,6 +8,7 @@ import type { PathElement } from '../path-element.js';
 import { findField, type Schema, type TypeRef } from '../schema.js';
 import { isMap, type Value, type ValueMap } from '../value.js';
 import { deduceAtom, handleAtom, listItemToPathElement } from './helpers.js';
+import { setOwnKey } from '../../collections/own-key.js';
 
 /** The value without the set's fields (extract false), or with only them (extract true). Never mutates value. */
 export function removeItems(schema: Schema, tr: TypeRef | undefined, value: Value, toRemove: FieldSet, extract: boolean): Value {
@@ -51,13 +52,13 @@ export function removeItems(schema: Schema, tr: TypeRef | undefined, value: Valu
         const fieldType = findField(m, k)?.type ?? m.elementType;
         if (toRemove.has([pe])) {
           // structured-merge-diff extracts the whole subtree here, passing the set down unchanged.
-          if (extract) out[k] = removeItems(schema, fieldType, val, toRemove, extract);
+          if (extract) setOwnKey(out, k, removeItems(schema, fieldType, val, toRemove, extract));
           continue;
         }
         const sub = toRemove.withPrefix(pe);
         if (!sub.empty()) val = removeItems(schema, fieldType, val, sub, extract);
         else if (extract) continue;
-        out[k] = val;
+        setOwnKey(out, k, val);
       }
       return Object.keys(out).length > 0 ? out : undefined;
     },

@@ -12,6 +12,7 @@ import { fieldErrorCause, type FieldError } from '../../validation/field-error.j
 import { hasSchema, validateSchema } from '../../validation/schema/index.js';
 import { nameValidatorFor, validateObjectMeta, validateObjectMetaUpdate } from './object-meta-validation.js';
 import type { Strategy } from './strategy.js';
+import { setOwnKey } from '../../collections/own-key.js';
 
 const nameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
 const maxGeneratedNameLength = 63 - 5;
@@ -147,7 +148,7 @@ export function withoutZeroValues(value: unknown): unknown {
   for (const [k, v] of Object.entries(value)) {
     const x = withoutZeroValues(v);
     if (x === null || x === '' || (typeof x === 'object' && Object.keys(x as object).length === 0)) continue;
-    out[k] = x;
+    setOwnKey(out, k, x);
   }
   return out;
 }

@@ -8,13 +8,14 @@ import type { FieldError } from '../../validation/field-error.js';
 import type { GetOptions, RestStorage, UpdatedObjectInfo, UpdateResult, ValidateObjectFunc, WriteOptions } from '../interface.js';
 import type { GenericStore } from './store.js';
 import type { StatusStrategy } from './strategy.js';
+import { setOwnKey } from '../../collections/own-key.js';
 
 /** A status strategy that takes status from the new object and everything else from the old one. */
 export const defaultStatusStrategy: StatusStrategy = {
   prepareForUpdate(_ctx, obj, old) {
     const status = obj.status;
     for (const key of Object.keys(obj)) if (key !== 'status' && key !== 'metadata') delete obj[key];
-    for (const [key, value] of Object.entries(old)) if (key !== 'status' && key !== 'metadata') obj[key] = structuredClone(value);
+    for (const [key, value] of Object.entries(old)) if (key !== 'status' && key !== 'metadata') setOwnKey(obj, key, structuredClone(value));
     if (status === undefined) delete obj.status;
     resetMetadataForStatus(obj, old);
   },

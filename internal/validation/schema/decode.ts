@@ -20,6 +20,7 @@ import { copyJson, isJsonObject } from './json-copy.js';
 import { parseQuantityError, quantityText } from './quantity-parse.js';
 import { definitionNode, kindNode } from './schema-index.js';
 import type { DecodeCheckResult, GVK, SchemaNode, StructNode } from './types.js';
+import { setOwnKey } from '../../collections/own-key.js';
 
 const jsonSchemaProps = 'apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps';
 
@@ -214,7 +215,7 @@ function decodeValue(node: SchemaNode, value: unknown, path: string, st: DecodeS
         return copyJson(value);
       }
       const out: Record<string, unknown> = {};
-      for (const key of Object.keys(value)) out[key] = decodeValue(node.values, value[key], childOf(path, key), st);
+      for (const key of Object.keys(value)) setOwnKey(out, key, decodeValue(node.values, value[key], childOf(path, key), st));
       return out;
     }
     default:

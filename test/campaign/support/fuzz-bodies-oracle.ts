@@ -29,6 +29,14 @@ export interface FuzzRequest {
   readonly chunked?: boolean;
   /** A dry run (the body asks for it): a 2xx writes nothing. */
   readonly dryRun?: boolean;
+  /** Values a 2xx must hold, in its answer and in a GET after it. */
+  readonly readBack?: readonly ReadBack[];
+}
+
+/** One value a written object must hold: at path (own keys only, "__proto__" included), value. */
+export interface ReadBack {
+  readonly path: readonly string[];
+  readonly value: unknown;
 }
 
 /** Builds a request whose fast-check rendering names it without printing megabytes. */
@@ -73,6 +81,25 @@ export function checkReply(r: FuzzRequest, reply: Reply): void {
     const message = String(status.message ?? '');
     if (typeof e.message === 'string' && message !== e.message) fail(`wanted message ${JSON.stringify(e.message)}`);
     if (e.message instanceof RegExp && !e.message.test(message)) fail(`wanted message matching ${String(e.message)}`);
+  }
+}
+
+/**
+ * Throws with what was sent unless obj (an answer or a GET, parsed with JSON.parse) holds every
+ * readBack value of r as own keys along its path, and nothing on the way has another prototype.
+ */
+export function checkReadBack(r: FuzzRequest, obj: unknown, where: string): void {
+  for (const { path, value } of r.readBack ?? []) {
+    let at: unknown = obj;
+    for (const key of path) {
+      if (typeof at !== 'object' || at === null || Object.getPrototypeOf(at) !== Object.prototype || !Object.hasOwn(at, key)) {
+        throw new Error(`${where}: ${path.join('.')} does not read back (no own key ${JSON.stringify(key)} in ${head(JSON.stringify(at) ?? 'undefined')})\n  sent: ${describeRequest(r)}`);
+      }
+      at = Object.getOwnPropertyDescriptor(at, key)?.value;
+    }
+    if (JSON.stringify(at) !== JSON.stringify(value)) {
+      throw new Error(`${where}: ${path.join('.')} reads back ${head(JSON.stringify(at) ?? 'undefined')}, was written ${JSON.stringify(value)}\n  sent: ${describeRequest(r)}`);
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * The body fuzzer's starting state: the namespace, the widgets custom resource (structural
- * schema), and three seeded objects of every resource for updates and patches to target.
+ * schema, with spec.extra keeping unknown fields), and three seeded objects of every resource for updates and patches to target.
  */
 import assert from 'node:assert/strict';
 import { createEstablishedCrd, type Requester } from '../../support/crds.js';
@@ -25,7 +25,10 @@ export async function seedFuzzTarget(target: FuzzTarget): Promise<Map<string, Se
   const req = requester(target);
   const ns = await req.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: fuzzNamespace } } });
   assert.equal(ns.status, 201, ns.text);
-  await createEstablishedCrd(req, widgetCrd());
+  // spec.extra keeps unknown fields, where the reserved-key generator writes nested objects.
+  const crd = widgetCrd();
+  crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.extra = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+  await createEstablishedCrd(req, crd);
   const existing = new Map<string, Set<string>>();
   for (const r of fuzzResources) {
     const names = new Set<string>();

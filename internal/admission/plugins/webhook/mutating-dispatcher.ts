@@ -20,6 +20,7 @@ import { rulesMatch, shouldCallHook, type NamespaceLookup, type VersionsLookup }
 import { settleCall } from './outcome.js';
 import type { WebhookAccessor } from './types.js';
 import { VersionedAttributes } from './versioned.js';
+import { setOwnKey } from '../../../collections/own-key.js';
 
 const mutationPrefix = 'mutation.webhook.admission.k8s.io/';
 const patchPrefix = 'patch.webhook.admission.k8s.io/';
@@ -132,6 +133,6 @@ export class MutatingDispatcher {
     if (!target || !internal) return;
     const t = target as unknown as Record<string, unknown>;
     for (const k of Object.keys(t)) delete t[k];
-    Object.assign(t, internal);
+    for (const [k, v] of Object.entries(internal)) setOwnKey(t, k, v);
   }
 }

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '../../../../api/meta/types.js';
 import type { UserInfo } from '../../../request/context.js';
 import type { ResultStatus } from './errors.js';
+import { setOwnKey } from '../../../collections/own-key.js';
 
 /** What an AdmissionRequest is made of: the attributes in the version the webhook is sent. */
 export interface ReviewInput {
@@ -72,7 +73,7 @@ export interface AdmissionResult {
 function stringMap(v: unknown): Record<string, string> {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return {};
   const out: Record<string, string> = {};
-  for (const [k, x] of Object.entries(v)) if (typeof x === 'string') out[k] = x;
+  for (const [k, x] of Object.entries(v)) if (typeof x === 'string') setOwnKey(out, k, x);
   return out;
 }
 

@@ -3,6 +3,7 @@
  * value and answers the Go zero value kube's printers would see after decoding (empty string,
  * zero, empty list), so a half-filled object still prints. Never mutates.
  */
+import { setOwnKey } from '../../../collections/own-key.js';
 
 /** A decoded JSON object. */
 export type Json = Record<string, unknown>;
@@ -75,7 +76,7 @@ export function stringMapAt(o: Json | undefined, key: string): Record<string, st
   const m = objectAt(o, key);
   const out: Record<string, string> = {};
   if (!m) return out;
-  for (const [k, v] of Object.entries(m)) out[k] = typeof v === 'string' ? v : '';
+  for (const [k, v] of Object.entries(m)) setOwnKey(out, k, typeof v === 'string' ? v : '');
   return out;
 }
 

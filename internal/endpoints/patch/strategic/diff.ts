@@ -19,6 +19,7 @@ import { compareGoStrings, deduplicateScalars, formatV, goDeepEqual, goTypeOf, i
 import { mergeKeyValueEqual, normalizeSliceOrder, sliceElementType } from './list-order.js';
 import { sortMapsByMergeKey } from './sort-merge-lists.js';
 import type { JsonMap, PatchLookup, PatchSchema } from './types.js';
+import { setOwnKey } from '../../../collections/own-key.js';
 
 /** What a diff leaves out or adds. */
 export interface DiffOptions {
@@ -49,7 +50,7 @@ export function diffMaps(original: JsonMap, modified: JsonMap, schema: PatchSche
   for (const [key, modifiedValue] of Object.entries(modified)) {
     if (options.buildRetainKeysDirective && modifiedValue !== null) retainKeys.push(key);
     if (!Object.hasOwn(original, key)) {
-      if (!options.ignoreChangesAndAdditions) patch[key] = modifiedValue;
+      if (!options.ignoreChangesAndAdditions) setOwnKey(patch, key, modifiedValue);
       continue;
     }
     const originalValue = original[key];
@@ -59,7 +60,7 @@ export function diffMaps(original: JsonMap, modified: JsonMap, schema: PatchSche
       continue;
     }
     if (goTypeOf(originalValue) !== goTypeOf(modifiedValue)) {
-      if (!options.ignoreChangesAndAdditions) patch[key] = modifiedValue;
+      if (!options.ignoreChangesAndAdditions) setOwnKey(patch, key, modifiedValue);
       continue;
     }
     if (isMap(originalValue)) diffMapField(key, originalValue, modifiedValue as JsonMap, patch, schema, options);
@@ -69,7 +70,7 @@ export function diffMaps(original: JsonMap, modified: JsonMap, schema: PatchSche
 
   if (!options.ignoreDeletions) {
     for (const key of Object.keys(original)) {
-      if (!Object.hasOwn(modified, key)) patch[key] = null;
+      if (!Object.hasOwn(modified, key)) setOwnKey(patch, key, null);
     }
   }
   // $retainKeys goes out when something changes here or original has a key modified dropped.
@@ -80,7 +81,7 @@ export function diffMaps(original: JsonMap, modified: JsonMap, schema: PatchSche
 
 function replaceIfNotEqual(key: string, original: unknown, modified: unknown, patch: JsonMap, options: DiffOptions): void {
   if (options.ignoreChangesAndAdditions || goDeepEqual(original, modified)) return;
-  patch[key] = modified;
+  setOwnKey(patch, key, modified);
 }
 
 /** Two maps under key: replaced whole for the replace strategy, else diffed recursively. */
@@ -89,11 +90,11 @@ function diffMapField(key: string, original: JsonMap, modified: JsonMap, patch: 
   if (!found) return;
   const { retainKeys, strategy } = fieldStrategy(found.meta.strategies);
   if (strategy === replaceDirective) {
-    if (!options.ignoreChangesAndAdditions) patch[key] = modified;
+    if (!options.ignoreChangesAndAdditions) setOwnKey(patch, key, modified);
     return;
   }
   const nested = diffMaps(original, modified, found.schema, { ...options, buildRetainKeysDirective: retainKeys });
-  if (Object.keys(nested).length > 0) patch[key] = nested;
+  if (Object.keys(nested).length > 0) setOwnKey(patch, key, nested);
 }
 
 /** Two lists under key: diffed element-wise for the merge strategy, else replaced when different. */
@@ -106,7 +107,7 @@ function diffListField(key: string, original: unknown[], modified: unknown[], pa
     return;
   }
   const lists = diffLists(original, modified, found.schema, found.meta.mergeKey, { ...options, buildRetainKeysDirective: retainKeys });
-  if (lists.patch.length > 0) patch[key] = lists.patch;
+  if (lists.patch.length > 0) setOwnKey(patch, key, lists.patch);
   if (lists.deletions.length > 0) patch[`${deleteFromPrimitiveListPrefix}/${key}`] = lists.deletions;
   if (lists.order.length > 0) patch[`${setElementOrderPrefix}/${key}`] = lists.order;
 }

@@ -3,6 +3,7 @@
  */
 import { errBadPatchFormatForPrimitiveList, errBadPatchFormatForSetElementOrderList, errPatch } from './errors.js';
 import { formatV, isMap } from './go-values.js';
+import { setOwnKey } from '../../../collections/own-key.js';
 
 /** `$patch: replace|delete|merge` on a map or a list element. */
 export const directiveMarker = '$patch';
@@ -76,7 +77,7 @@ export function removeDirectives(v: unknown): unknown {
     for (const [k, e] of Object.entries(v)) {
       const kept = removeDirectives(e);
       if (kept === undefined) delete v[k];
-      else v[k] = kept;
+      else setOwnKey(v, k, kept);
     }
   }
   return v;

@@ -7,6 +7,7 @@ import { errBadJSONDoc } from './errors.js';
 import { compareGoStrings, isMap } from './go-values.js';
 import { createThreeWayMergePatch, createTwoWayMergePatch, strategicMergePatch } from './strategic-merge.js';
 import type { JsonMap, PatchSchema } from './types.js';
+import { setOwnKey } from '../../../collections/own-key.js';
 
 const int64Min = -(2n ** 63n);
 const int64Max = 2n ** 63n - 1n;
@@ -63,7 +64,7 @@ class LosslessParser {
       this.space();
       if (this.text[this.pos] !== ':') this.fail();
       this.pos++;
-      out[key] = this.value();
+      setOwnKey(out, key, this.value());
       this.space();
       const c = this.text[this.pos++];
       if (c === '}') return out;

@@ -20,6 +20,7 @@ import { findByMergeKey, normalizeElementOrder, partitionMapsByPresentInList, pa
 import { applyRetainKeysDirective } from './retain-keys.js';
 import { applySetElementOrder } from './set-element-order.js';
 import type { JsonMap, PatchSchema } from './types.js';
+import { setOwnKey } from '../../../collections/own-key.js';
 
 /** How a merge treats directives and nulls that have nothing to act on. */
 export interface MergeOptions {
@@ -49,7 +50,7 @@ function discardNullValuesFromPatch(v: unknown): void {
 function takePatchValue(target: JsonMap, key: string, patchValue: unknown): void {
   const kept = removeDirectives(patchValue);
   if (kept === undefined) delete target[key];
-  else target[key] = kept;
+  else setOwnKey(target, key, kept);
 }
 
 /** A map-level `$patch`: replace takes the patch (less the directive), delete leaves an empty map. */
@@ -79,7 +80,7 @@ export function mergeMap(original: JsonMap | null, patch: JsonMap, schema: Patch
     let isDeleteList = false;
     if (patchKey.startsWith(deleteFromPrimitiveListPrefix)) {
       if (!options.mergeParallelList) {
-        target[patchKey] = patchValue;
+        setOwnKey(target, patchKey, patchValue);
         continue;
       }
       const listKey = directiveTarget(patchKey, deleteFromPrimitiveListPrefix);
@@ -105,11 +106,11 @@ export function mergeMap(original: JsonMap | null, patch: JsonMap, schema: Patch
     if (isMap(current)) {
       const { schema: field, meta } = schema.lookupForStruct(key);
       const { strategy } = fieldStrategy(meta.strategies);
-      target[key] = strategy === replaceDirective ? patchValue : mergeMap(current, patchValue as JsonMap, field, options);
+      setOwnKey(target, key, strategy === replaceDirective ? patchValue : mergeMap(current, patchValue as JsonMap, field, options));
     } else if (Array.isArray(current)) {
       const { schema: elements, meta } = schema.lookupForSlice(key);
       const { strategy } = fieldStrategy(meta.strategies);
-      target[key] = mergeListField(current, patchValue as unknown[], elements, strategy, meta.mergeKey, isDeleteList, options);
+      setOwnKey(target, key, mergeListField(current, patchValue as unknown[], elements, strategy, meta.mergeKey, isDeleteList, options));
     } else {
       takePatchValue(target, key, patchValue);
     }

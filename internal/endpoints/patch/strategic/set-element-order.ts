@@ -15,6 +15,7 @@ import {
   sliceElementType,
 } from './list-order.js';
 import type { JsonMap, PatchSchema } from './types.js';
+import { setOwnKey } from '../../../collections/own-key.js';
 
 /**
  * Merges two lists of one field by its strategy (merge.ts's mergeSliceHandler), returning the result
@@ -70,7 +71,7 @@ export function applySetElementOrder(original: JsonMap, patch: JsonMap, schema: 
       if (Object.hasOwn(original, key)) {
         if (!goDeepEqual(original[key], order)) throw errBadPatchFormatForSetElementOrderList();
       } else {
-        original[key] = order;
+        setOwnKey(original, key, order);
       }
     }
     delete patch[key];
@@ -105,7 +106,7 @@ export function applySetElementOrder(original: JsonMap, patch: JsonMap, schema: 
     const { inList, rest } =
       meta.mergeKey === '' ? partitionPrimitivesByPresentInList(merged, order) : partitionMapsByPresentInList(merged, order, meta.mergeKey);
     const kind = sliceElementType(originalList, patchList);
-    original[listKey] = normalizeElementOrder(inList, rest, order, liveOrder, meta.mergeKey, kind);
+    setOwnKey(original, listKey, normalizeElementOrder(inList, rest, order, liveOrder, meta.mergeKey, kind));
     delete patch[listKey];
   }
 }

@@ -9,6 +9,7 @@ import { errBadPatchFormatForPrimitiveList, errBadPatchFormatForRetainKeys, errB
 import { deduplicateAndSortScalars, formatV, goSortByText, isMap, sortScalars } from './go-values.js';
 import { sliceElementType } from './list-order.js';
 import type { JsonMap, PatchSchema } from './types.js';
+import { setOwnKey } from '../../../collections/own-key.js';
 
 /** A copy of a list of maps sorted by the `%v` text of each map's merge key value. */
 export function sortMapsByMergeKey(list: readonly unknown[], mergeKey: string): unknown[] {
@@ -52,7 +53,7 @@ export function sortMergeListsInMap(m: JsonMap, schema: PatchSchema): JsonMap {
         if (fieldStrategy(meta.strategies).strategy === mergeDirective) v = sortMergeList(v, elements, meta.mergeKey, true);
       }
     }
-    out[k] = v;
+    setOwnKey(out, k, v);
   }
   return out;
 }

@@ -3,6 +3,7 @@
  * null, an empty string, false, an empty list or an empty object equals its absence, because in Go
  * each of them decodes to the same zero value (nil and empty slices and maps compare equal).
  */
+import { setOwnKey } from '../../../collections/own-key.js';
 import { stableStringify } from '../../generic/object-meta.js';
 
 function normalize(v: unknown): unknown {
@@ -16,7 +17,7 @@ function normalize(v: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const [k, e] of Object.entries(v as Record<string, unknown>)) {
       const n = normalize(e);
-      if (n !== undefined) out[k] = n;
+      if (n !== undefined) setOwnKey(out, k, n);
     }
     return Object.keys(out).length === 0 ? undefined : out;
   }
