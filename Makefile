@@ -69,10 +69,16 @@ deploy-certs: build
 
 # Unit tests sit beside the code; integration and e2e tests start their own etcd (and server), the
 # node agent's their own containerd (root needed). Slow tests (*.slow.test.ts) run in their own targets.
+# A failing run ends by naming its failing tests, one line each (hack/test-failures.ts); the spec
+# reporter's whole report, with stacks, is in _output/test-report.txt.
 test: build etcd verify node-images
+	@mkdir -p _output
 	$(NODE) --test --test-concurrency=$(TEST_CONCURRENCY) --test-timeout=300000 \
+		--test-reporter=tap --test-reporter-destination=stdout \
+		--test-reporter=spec --test-reporter-destination=_output/test-report.txt \
 		$$(find dist/internal dist/hack dist/proto -name '*.test.js' | sort) \
-		$$(find dist/test -name '*.test.js' -not -name '*.slow.test.js' | sort)
+		$$(find dist/test -name '*.test.js' -not -name '*.slow.test.js' | sort) \
+		|| { $(NODE) dist/hack/test-failures.js _output/test-report.txt; exit 1; }
 
 test-unit: build
 	$(NODE) --test $$(find dist/internal dist/hack dist/proto -name '*.test.js' | sort)
