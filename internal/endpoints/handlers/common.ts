@@ -262,7 +262,7 @@ function sameSchemaVersion(h: HandlerInput, value: unknown): unknown {
 export async function decodeObjectBody(h: HandlerInput, fieldValidation: FieldValidation): Promise<KubeObject> {
   const encoding = bodyEncoding(h.req.headers['content-type']);
   if (!encoding) throw newUnsupportedMediaType([...acceptedBodyTypes]);
-  const raw = await readBody(h.req);
+  const raw = await readBody(h.req, undefined, h.res);
   const parsed = parseBodyStrict(raw, encoding);
   return decodeExternalObject(
     h,

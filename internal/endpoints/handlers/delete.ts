@@ -20,7 +20,7 @@ function withoutTypeMeta(body: Record<string, unknown>): Record<string, unknown>
 
 /** Reads DeleteOptions from an optional body and the query (recorded for audit when sent in a body). */
 export async function readDeleteOptions(h: HandlerInput): Promise<DeleteOptions> {
-  const raw = await readBody(h.req);
+  const raw = await readBody(h.req, undefined, h.res);
   let body: Record<string, unknown> | undefined;
   if (raw.length > 0) {
     const encoding = bodyEncoding(h.req.headers['content-type']);

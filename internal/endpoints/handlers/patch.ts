@@ -47,7 +47,7 @@ export const patchHandler: Handler = async (h) => {
   const isApply = patchType === applyPatchType;
   const opts = parseWriteOptions(h.query, 'PatchOptions', isApply);
   const dryRun = opts.dryRun;
-  const raw = await readBody(h.req);
+  const raw = await readBody(h.req, undefined, h.res);
   if (raw.length === 0) throw newBadRequest('the body of the request was empty');
   const name = h.ctx.requestInfo.name;
 

@@ -3,7 +3,8 @@
  * YAML into an object whose apiVersion, kind and metadata have the right shape, with kube's 400
  * messages for what cannot be decoded.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { parse as yamlParse, parseDocument } from 'yaml';
 import type { KubeObject } from '../../../api/meta/types.js';
 import { newBadRequest, newRequestEntityTooLarge } from '../../apierrors/factories.js';
@@ -17,16 +18,60 @@ import { setOwnKey } from '../../collections/own-key.js';
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
 
 /**
- * Reads the whole body; throws 413 past limit. Past the limit the rest of the body is read and
- * dropped, so the keep-alive connection goes on to serve the client's next request.
+ * How much of a body its handler left unread Go's net/http still reads to keep the connection
+ * (maxPostHandlerReadBytes); past it the answer says `Connection: close` and the connection closes.
  */
-export async function readBody(req: IncomingMessage, limit = maxRequestBodyBytes): Promise<Buffer> {
+export const maxPostHandlerReadBytes = 256 * 1024;
+
+/** How long a connection closed on an unread body keeps reading before it is torn down (Go's rstAvoidanceDelay). */
+const lingerMs = 500;
+
+/**
+ * Ends the connection (HTTP/1.1) or the stream (HTTP/2) once the answer is written, as Go's
+ * server does when a body it gave up on is still arriving: the answer says `Connection: close`,
+ * the write side is shut, and what the client still sends is read and dropped for half a second
+ * before the socket is closed, so that the client reads the answer rather than a reset. An HTTP/2
+ * stream is reset with NO_ERROR after its answer (RFC 9113 8.1), leaving the connection serving.
+ */
+function closeAfterReply(req: IncomingMessage, res: ServerResponse | undefined): void {
+  if (!res) return;
+  const stream = (res as unknown as { stream?: { close(code?: number): void; closed: boolean; once(event: 'finish', f: () => void): void } }).stream;
+  if (stream) {
+    // The stream's own finish (its answer sent): the response's waits for the stream to close.
+    stream.once('finish', () => {
+      if (!stream.closed) stream.close(0);
+    });
+    return;
+  }
+  if (res.headersSent) return;
+  res.shouldKeepAlive = false;
+  const socket = req.socket as Socket & { destroySoon?: () => void };
+  // node's server calls destroySoon once a `Connection: close` answer is written.
+  socket.destroySoon = function lingeringClose(this: Socket): void {
+    this.end();
+    this.resume();
+    setTimeout(() => this.destroy(), lingerMs).unref();
+  };
+}
+
+/**
+ * Reads the whole body; throws 413 past limit. As Go's server, it then reads up to 256 KiB more of
+ * the body looking for its end, so the keep-alive connection goes on to serve the client's next
+ * request; a body that goes on past that (or declares a length past it) closes the connection after
+ * the answer, rather than reading an unbounded upload to drop it. Pass `res` for that.
+ */
+export async function readBody(req: IncomingMessage, limit = maxRequestBodyBytes, res?: ServerResponse): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
-  // Node drops a body nobody started reading once the answer is written.
-  if (Number.isFinite(declared) && declared > limit) throw newRequestEntityTooLarge(`limit is ${limit}`);
+  if (Number.isFinite(declared) && declared > limit) {
+    // Node drops a body nobody started reading once the answer is written; Go gives up on a
+    // declared length whose unread rest is past maxPostHandlerReadBytes.
+    if (declared >= maxPostHandlerReadBytes) closeAfterReply(req, res);
+    throw newRequestEntityTooLarge(`limit is ${limit}`);
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   let tooLarge = false;
+  let ended = true;
   // Not destroyed on leaving the loop: a destroyed request stops node reading its socket for good,
   // and the connection would never see the next request.
   for await (const chunk of req.iterator({ destroyOnReturn: false })) {
@@ -34,12 +79,16 @@ export async function readBody(req: IncomingMessage, limit = maxRequestBodyBytes
     size += buf.length;
     if (size > limit) {
       tooLarge = true;
-      break;
+      if (size > limit + maxPostHandlerReadBytes) {
+        ended = false;
+        break;
+      }
+      continue;
     }
     chunks.push(buf);
   }
   if (tooLarge) {
-    req.resume();
+    if (!ended) closeAfterReply(req, res);
     throw newRequestEntityTooLarge(`limit is ${limit}`);
   }
   return Buffer.concat(chunks);

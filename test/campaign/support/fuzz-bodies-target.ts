@@ -55,7 +55,8 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
   }
   const client = new Etcd3({ hosts: etcd.endpoint });
   // One kept-alive connection reused across requests, as clients do: an answer written before the
-  // body was read (a 413 past 3 MiB) must leave the connection able to serve the next request.
+  // body was read (a 413 past 3 MiB) either leaves the connection serving the next request or (the
+  // body going on 256 KiB past the limit) says `Connection: close`, and the agent connects again.
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const srv = server;
   const localEtcd = etcd;
