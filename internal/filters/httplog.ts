@@ -19,6 +19,7 @@ import type { KlogLogger } from '../observability/logging.js';
 import type { RequestInfo } from '../request/request-info.js';
 import type { Filter } from './interface.js';
 import { stateOf } from './request-context.js';
+import { queryBool } from '../request/query-params.js';
 
 /** kube's withLoggingLevel. */
 const httpLogLevel = 3;
@@ -179,10 +180,7 @@ function cleanScope(info: RequestInfo): string {
 function watchAsked(url: string): boolean {
   const q = url.indexOf('?');
   if (q < 0 || !url.includes('watch', q)) return false;
-  const value = new URLSearchParams(url.slice(q + 1)).get('watch');
-  if (value === null) return false;
-  const lower = value.toLowerCase();
-  return lower !== '0' && lower !== 'false';
+  return queryBool(new URLSearchParams(url.slice(q + 1)).get('watch')) ?? false;
 }
 
 /** Go's RemoteAddr: "ip:port", "[ipv6]:port", IPv4-mapped addresses in dotted form. */

@@ -6,6 +6,7 @@
  * (internal/filters/request-metrics.ts) calls them once per request.
  */
 import type { RequestInfo } from '../request/request-info.js';
+import { queryBool } from '../request/query-params.js';
 
 /** kube's validRequestMethods: every other reported verb is "other". */
 const validVerbs: ReadonlySet<string> = new Set(['APPLY', 'CONNECT', 'CREATE', 'DELETE', 'DELETECOLLECTION', 'GET', 'LIST', 'PATCH', 'POST', 'PROXY', 'PUT', 'UPDATE', 'WATCH', 'WATCHLIST']);
@@ -42,10 +43,7 @@ export function cleanScope(info: RequestInfo): string {
 /** Whether a ?watch= value turns a GET into a WATCH (kube reads anything but 0 and false as true). */
 function watchParam(query: URLSearchParams): boolean {
   if (query.size === 0) return false;
-  const v = query.get('watch');
-  if (v === null) return false;
-  const lower = v.toLowerCase();
-  return lower !== '0' && lower !== 'false';
+  return queryBool(query.get('watch')) ?? false;
 }
 
 /**

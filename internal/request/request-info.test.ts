@@ -21,8 +21,14 @@ describe('parseRequestInfo: verbs and names as kube authorizes them', () => {
     assert.equal(info('GET', '/api/v1/pods?fieldSelector=metadata.name!%3Dweb').name, '');
     assert.equal(info('GET', '/api/v1/pods?fieldSelector=metadata.name%3D..').name, '');
     assert.equal(info('GET', '/api/v1/pods?watch=false').verb, 'list');
-    assert.equal(info('GET', '/api/v1/pods?watch=').verb, 'list');
-    assert.equal(info('GET', '/api/v1/pods?watch=yes').verb, 'watch', 'not a boolean: a watch, which the handler refuses');
+    assert.equal(info('GET', '/api/v1/pods?watch=0').verb, 'list');
+    assert.equal(info('GET', '/api/v1/pods?watch=FaLsE').verb, 'list');
+    assert.equal(info('GET', '/api/v1/pods?watch=fal\u017fe').verb, 'list', 'strings.EqualFold folds U+017F to s');
+    // kube's Convert_Slice_string_To_bool: any other value, the empty one too, is true.
+    assert.equal(info('GET', '/api/v1/pods?watch=').verb, 'watch');
+    assert.equal(info('GET', '/api/v1/pods?watch=f').verb, 'watch');
+    assert.equal(info('GET', '/api/v1/pods?watch=yes').verb, 'watch');
+    assert.equal(info('GET', '/api/v1/pods?watch=false&watch=true').verb, 'list', 'the first value counts');
   });
 
   it('takes the verb of the legacy /watch/ and /proxy/ paths, whose field selector names nothing', () => {

@@ -3,6 +3,7 @@
  * kube-apiserver's RequestInfoFactory parses them. Filters (authorization, audit, in-flight
  * limits) and the resource handlers all read it; it is computed once per request.
  */
+import { queryBool } from './query-params.js';
 
 /** The parsed request. */
 export interface RequestInfo {
@@ -120,14 +121,11 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
 }
 
 /**
- * Whether the watch parameter asks for a watch: a Go boolean (1, t, T, TRUE, true, True), or no
- * boolean at all (watch=yes), which kube's fallback counts as a watch and the list handler then
- * refuses with 400; empty or false values are a list, as the handler reads them.
+ * Whether the watch parameter asks for a watch, as kube's parameter codec reads it: anything but
+ * "0" and "false" (any case) is true, the empty value too (Convert_Slice_string_To_bool).
  */
 function watchRequested(values: string[]): boolean {
-  const v = values[0];
-  if (v === undefined || v === '') return false;
-  return !['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v);
+  return queryBool(values[0]) ?? false;
 }
 
 /**

@@ -10,25 +10,26 @@ import type { DeleteOptions, GetOptions, ListOptions } from '../../registry/inte
 import { parseFieldSelector, SelectorParseError, type FieldSelector } from '../../selectors/fields.js';
 import { parseLabelSelector } from '../../selectors/labels.js';
 import type { ResourceVersionMatch } from '../../storage/interface.js';
+import { parseInt64Error, queryBool } from '../../request/query-params.js';
 import { fieldErrorCause, forbidden, notSupported, type FieldError } from '../../validation/field-error.js';
 
-/** Go's strconv.ParseBool, as kube decodes boolean query parameters. */
-export function parseBool(name: string, value: string | null): boolean | undefined {
-  if (value === null) return undefined;
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
-  if (value === '') return undefined;
-  throw newBadRequest(`strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`);
-  void name;
+/**
+ * A boolean query parameter as kube's parameter codec decodes it (Convert_Slice_string_To_bool):
+ * "0" and "false" in any case are false, anything else (the empty value too) true.
+ */
+export function parseBool(value: string | null): boolean | undefined {
+  return queryBool(value);
 }
 
-/** Go's strconv.ParseInt for a non-negative or signed integer query parameter. */
+/**
+ * An int64 query parameter as kube's parameter codec decodes it (strconv.ParseInt): present but
+ * empty or not a number is 400. Past 2^53 the value is kept approximately (a limit or a timeout).
+ */
 export function parseInteger(value: string | null): number | undefined {
-  if (value === null || value === '') return undefined;
-  if (!/^[+-]?[0-9]+$/.test(value)) throw newBadRequest(`strconv.ParseInt: parsing ${JSON.stringify(value)}: invalid syntax`);
-  const n = Number(value);
-  if (!Number.isSafeInteger(n)) throw newBadRequest(`strconv.ParseInt: parsing ${JSON.stringify(value)}: value out of range`);
-  return n;
+  if (value === null) return undefined;
+  const err = parseInt64Error(value);
+  if (err) throw newBadRequest(err);
+  return Number(value);
 }
 
 /** Parses ?resourceVersion for get. */
@@ -75,14 +76,14 @@ export function parseListOptions(query: URLSearchParams, fields: SelectableField
   } catch (err) {
     selectorError(err);
   }
-  const watch = watchPath || (parseBool('watch', query.get('watch')) ?? false);
+  const watch = watchPath || (parseBool(query.get('watch')) ?? false);
   const resourceVersion = query.get('resourceVersion') ?? '';
   let resourceVersionMatch = (query.get('resourceVersionMatch') ?? '') as ResourceVersionMatch;
   const continueToken = query.get('continue') ?? '';
-  let sendInitialEvents = parseBool('sendInitialEvents', query.get('sendInitialEvents'));
+  let sendInitialEvents = parseBool(query.get('sendInitialEvents'));
   const limit = Math.max(0, parseInteger(query.get('limit')) ?? 0);
   const timeoutSeconds = parseInteger(query.get('timeoutSeconds'));
-  const allowWatchBookmarks = parseBool('allowWatchBookmarks', query.get('allowWatchBookmarks')) ?? false;
+  const allowWatchBookmarks = parseBool(query.get('allowWatchBookmarks')) ?? false;
 
   const errs: FieldError[] = [];
   if (watch) {
@@ -165,7 +166,7 @@ export function parseDeleteOptions(body: KubeObject | Record<string, unknown> | 
   const qGrace = parseInteger(query.get('gracePeriodSeconds'));
   if (qGrace !== undefined) grace = qGrace;
   let orphan = typeof b.orphanDependents === 'boolean' ? b.orphanDependents : undefined;
-  const qOrphan = parseBool('orphanDependents', query.get('orphanDependents'));
+  const qOrphan = parseBool(query.get('orphanDependents'));
   if (qOrphan !== undefined) orphan = qOrphan;
   let policy = typeof b.propagationPolicy === 'string' ? b.propagationPolicy : undefined;
   if (query.get('propagationPolicy')) policy = query.get('propagationPolicy') ?? undefined;
