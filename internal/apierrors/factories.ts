@@ -58,7 +58,7 @@ export function newInvalid(group: string, kind: string, name: string, causes: re
   return new StatusError(422, 'Invalid', `${qualifiedKind} "${name}" is invalid: ${aggregate}`, {
     ...(name ? { name } : {}),
     ...(group ? { group } : {}),
-    kind,
+    ...(kind ? { kind } : {}),
     causes: causes.map((c) => ({ reason: c.reason, message: c.message, field: c.field })),
   });
 }

@@ -18,7 +18,8 @@ import { parseIncludeObject, toTable } from '../negotiation/table.js';
 import type { TablePrinter } from '../negotiation/printers/types.js';
 import { encodeBody, jsonNewline, setWarnings, wantsPretty, writeBody } from '../negotiation/writer.js';
 import { toExternal, toInternal, type ResourceScope } from '../scope.js';
-import { checkDecode, hasSchema } from '../../validation/schema/index.js';
+import { checkDecode, checkFromUnstructured, hasSchema } from '../../validation/schema/index.js';
+import { patchResultInvalid } from './patch-errors.js';
 import { applyFieldValidation, cannotBeHandled, orderedFieldMessages } from './field-validation.js';
 import type { FieldValidation } from './write-options.js';
 import type { ListResult } from '../../storage/interface.js';
@@ -205,6 +206,13 @@ export interface DecodedInput {
   readonly sortKeys?: boolean;
   /** Leave defaulting out (an apply configuration names only what its manager owns). */
   readonly skipDefaulting?: boolean;
+  /**
+   * The value is a patch result (kube's patch.go): what does not decode, and what strict field
+   * validation refuses, is 422 on the field `patch` with badValue() as its value. A strategic merge
+   * patch's result is checked as the unstructured converter checks it (converter: the paths of the
+   * patch's numbers written with a fraction or an exponent, float64 to it).
+   */
+  readonly patch?: { readonly badValue: () => string; readonly converter?: { readonly floats?: ReadonlyMap<string, string> } };
 }
 
 /**
@@ -222,29 +230,50 @@ export function decodeExternalObject(h: HandlerInput, input: DecodedInput, field
   let obj = asObject(sameSchemaVersion(h, input.sortKeys ? sortKeysDeep(input.value) : input.value), gvk);
   const prefix = cannotBeHandled(gvk.kind, gvk.version);
   let unknown: readonly string[] = [];
+  const patch = input.patch;
+  const raise = patch ? (detail: string): Error => patchResultInvalid(patch.badValue(), detail) : undefined;
   if (h.scope.custom) {
     // A custom resource: what its schema does not know is pruned, and reported as unknown fields.
     const decoded = (input.duplicateFields?.length ?? 0) > 0 ? structuredClone(obj) : obj;
     unknown = h.scope.custom.prune(obj);
-    applyFieldValidation(h.ctx, fieldValidation, prefix, {
-      yamlDuplicates: input.yamlDuplicates ?? [],
-      messages: [...(input.preMessages ?? []), ...orderedFieldMessages(decoded, unknown, input.duplicateFields ?? [])],
-    });
+    applyFieldValidation(
+      h.ctx,
+      fieldValidation,
+      prefix,
+      { yamlDuplicates: input.yamlDuplicates ?? [], messages: [...(input.preMessages ?? []), ...orderedFieldMessages(decoded, unknown, input.duplicateFields ?? [])] },
+      raise,
+    );
+  } else if (hasSchema(gvk) && patch?.converter) {
+    // A strategic merge patch's result goes through the unstructured converter, not the JSON decoder.
+    const converted = checkFromUnstructured(gvk, obj, patch.converter.floats);
+    if (converted.error !== undefined) throw patchResultInvalid(patch.badValue(), converted.error);
+    const checked = checkDecode(gvk, obj);
+    // What the converter lets through but the store cannot hold (an integer past its Go type's range).
+    if (checked.decodeError) throw patchResultInvalid(patch.badValue(), checked.decodeError);
+    unknown = checked.unknownFields;
+    obj = checked.object as KubeObject;
+    applyFieldValidation(h.ctx, fieldValidation, prefix, { yamlDuplicates: [], messages: [...(input.preMessages ?? []), ...converted.unknownFieldMessages] }, raise);
   } else if (hasSchema(gvk)) {
     const checked = checkDecode(gvk, obj, input.numberLiterals);
-    if (checked.decodeError) throw newBadRequest(`${prefix}: ${checked.decodeError}`);
+    if (checked.decodeError) throw raise ? raise(checked.decodeError) : newBadRequest(`${prefix}: ${checked.decodeError}`);
     unknown = checked.unknownFields;
     const decoded = obj;
     obj = checked.object as KubeObject;
-    applyFieldValidation(h.ctx, fieldValidation, prefix, {
-      yamlDuplicates: input.yamlDuplicates ?? [],
-      messages: [...(input.preMessages ?? []), ...orderedFieldMessages(decoded, unknown, input.duplicateFields ?? [])],
-    });
+    applyFieldValidation(
+      h.ctx,
+      fieldValidation,
+      prefix,
+      { yamlDuplicates: input.yamlDuplicates ?? [], messages: [...(input.preMessages ?? []), ...orderedFieldMessages(decoded, unknown, input.duplicateFields ?? [])] },
+      raise,
+    );
   } else {
-    applyFieldValidation(h.ctx, fieldValidation, prefix, {
-      yamlDuplicates: input.yamlDuplicates ?? [],
-      messages: [...(input.preMessages ?? []), ...orderedFieldMessages(obj, [], input.duplicateFields ?? [])],
-    });
+    applyFieldValidation(
+      h.ctx,
+      fieldValidation,
+      prefix,
+      { yamlDuplicates: input.yamlDuplicates ?? [], messages: [...(input.preMessages ?? []), ...orderedFieldMessages(obj, [], input.duplicateFields ?? [])] },
+      raise,
+    );
   }
   if (!input.skipDefaulting) h.scope.defaulter?.(obj);
   return obj;

@@ -65,8 +65,17 @@ export function orderedFieldMessages(decoded: unknown, unknownPaths: readonly st
   return entries.map((e) => e.m);
 }
 
-/** Applies the directive: warnings for Warn, a 400 for Strict (prefixed as kube prefixes decode errors). */
-export function applyFieldValidation(ctx: RequestContext, directive: FieldValidation, prefix: string | undefined, findings: StrictFindings): void {
+/**
+ * Applies the directive: warnings for Warn, a 400 for Strict (prefixed as kube prefixes decode
+ * errors), or what raise makes of the detail (a patch result's 422).
+ */
+export function applyFieldValidation(
+  ctx: RequestContext,
+  directive: FieldValidation,
+  prefix: string | undefined,
+  findings: StrictFindings,
+  raise?: (detail: string) => Error,
+): void {
   if (directive === 'Ignore') return;
   if (findings.yamlDuplicates.length === 0 && findings.messages.length === 0) return;
   if (directive === 'Strict') {
@@ -74,6 +83,7 @@ export function applyFieldValidation(ctx: RequestContext, directive: FieldValida
     if (findings.yamlDuplicates.length > 0) parts.push(`yaml: unmarshal errors:\n${findings.yamlDuplicates.map((l) => `  ${l}`).join('\n')}`);
     parts.push(...findings.messages);
     const detail = `strict decoding error: ${parts.join(', ')}`;
+    if (raise) throw raise(detail);
     throw newBadRequest(prefix ? `${prefix}: ${detail}` : detail);
   }
   for (const l of findings.yamlDuplicates) addWarning(ctx, l);

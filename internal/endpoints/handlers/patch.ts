@@ -12,9 +12,12 @@ import { parseBodyStrict, readBody } from '../negotiation/body.js';
 import { parseMediaType } from '../negotiation/media-type.js';
 import { applyJsonPatch, checkJsonPatchStrict, decodeJsonPatch, jsonPatchFieldMessages } from '../patch/json-patch.js';
 import { applyMergePatch } from '../patch/merge-patch.js';
+import { jsonPatchResultLiterals } from '../patch/json-patch-literals.js';
+import { goJsonText } from '../patch/json-patch-node.js';
 import { patchSchemaFor, StrategicPatchError, statusErrorForPatch, strategicMergePatch } from '../patch/strategic/index.js';
 import { toExternal, toInternal } from '../scope.js';
-import { admissionAttributes, decodeExternalObject, outputFor, respondObject, validatingAdmission, type Handler, type HandlerInput } from './common.js';
+import { admissionAttributes, decodeExternalObject, outputFor, respondObject, validatingAdmission, type DecodedInput, type Handler, type HandlerInput } from './common.js';
+import { goSprintValue } from './patch-errors.js';
 import { writeOptionsFor } from './create.js';
 import { applyConfiguration, trackUpdate } from './managed-fields.js';
 import { methodNotAllowed } from './method-not-allowed.js';
@@ -92,6 +95,17 @@ export const patchHandler: Handler = async (h) => {
     }
   }
   const preMessages = ops ? jsonPatchFieldMessages(ops, parsed.duplicateFields) : parsed.duplicateFields.map((p) => `duplicate field ${goQuote(p)}`);
+  // Where the result does not decode, kube answers 422 on `patch` (patch-errors.ts): the bad value
+  // is the patched object's JSON for JSON and merge patches, the patch as Go prints it for a
+  // strategic merge patch, whose result goes through the unstructured converter.
+  const strategic = !ops && strategicSchema !== undefined;
+  const patchFailure = (value: unknown): DecodedInput['patch'] =>
+    strategic
+      ? { badValue: () => goSprintValue(patchValue, parsed.numberLiterals), converter: { floats: parsed.numberLiterals } }
+      : { badValue: () => goJsonText(value) };
+  // evanphx/json-patch keeps the patch's number texts in the result, so `1e3` reaches the decoder as
+  // written: a merge patch's numbers sit at the same paths in the result, a JSON patch's under its ops.
+  const resultLiterals = strategic || !parsed.numberLiterals ? undefined : ops ? (value: unknown) => jsonPatchResultLiterals(ops, parsed.numberLiterals!, value) : () => parsed.numberLiterals;
   const apply = (current: KubeObject): unknown => {
     if (ops) return applyJsonPatch(current, ops);
     if (!strategicSchema) return applyMergePatch(current, patchValue);
@@ -110,7 +124,8 @@ export const patchHandler: Handler = async (h) => {
         if (!old) throw newNotFound(h.scope.gr, name);
         const current = toExternal(h.scope, old);
         // kube decodes the patched object through maps, so its keys (and unknown fields) come out sorted.
-        const patched = decodeExternalObject(h, { value: apply(current), preMessages, sortKeys: true }, opts.fieldValidation);
+        const value = apply(current);
+        const patched = decodeExternalObject(h, { value, preMessages, sortKeys: true, numberLiterals: resultLiterals?.(value), patch: patchFailure(value) }, opts.fieldValidation);
         const obj = toInternal(h.scope, trackUpdate(h, opts, current, patched));
         await h.admission.admit(admissionAttributes(h, 'UPDATE', name, obj, old, dryRun), ctx);
         return obj;

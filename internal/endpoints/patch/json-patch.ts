@@ -9,6 +9,7 @@ import { newBadRequest, newRequestEntityTooLarge } from '../../apierrors/factori
 import { StatusError } from '../../apierrors/status-error.js';
 import { applyPatchOperations, type RawOperation } from './json-patch-apply.js';
 import { goJsonKind, PatchApplyError, PatchPanic } from './json-patch-error.js';
+import { goQuote } from '../../validation/field-error.js';
 
 /** The most operations kube accepts in one JSON patch (maxJSONPatchOperations). */
 export const maxJsonPatchOperations = 10000;
@@ -87,18 +88,18 @@ export function patchNotApplied(err: Error): StatusError {
 const opFields = new Set(['op', 'path', 'value', 'from']);
 
 /**
- * Strict-decoding findings of a JSON patch as kube words them: keys an operation does not have
- * (`json patch unknown field "foo"`) and keys an operation repeats (`json patch duplicate field
- * "path"`); repeats inside an operation's value are not seen, as in kube.
+ * Strict-decoding findings of a JSON patch as kube words them (kjson.UnmarshalStrict into its
+ * operation type, which names fields by their path, index first): keys an operation does not have
+ * (`json patch unknown field "[0].foo"`) and keys an operation repeats (`json patch duplicate field
+ * "[1].path"`); repeats inside an operation's value are not seen, as in kube.
  */
 export function jsonPatchFieldMessages(ops: readonly Operation[], duplicatePaths: readonly string[]): string[] {
   const out: string[] = [];
-  for (const op of ops) {
-    for (const key of Object.keys(op)) if (!opFields.has(key)) out.push(`json patch unknown field ${JSON.stringify(key)}`);
-  }
+  ops.forEach((op, i) => {
+    for (const key of Object.keys(op)) if (!opFields.has(key)) out.push(`json patch unknown field ${goQuote(`[${i}].${key}`)}`);
+  });
   for (const p of duplicatePaths) {
-    const m = /^\[\d+\]\.([^.[]+)$/.exec(p);
-    if (m) out.push(`json patch duplicate field ${JSON.stringify(m[1])}`);
+    if (/^\[\d+\]\.[^.[]+$/.test(p)) out.push(`json patch duplicate field ${goQuote(p)}`);
   }
   return out;
 }

@@ -241,3 +241,15 @@ export function checkDecode(gvk: GVK, obj: Record<string, unknown>, literals?: R
     ? { object, unknownFields: st.unknownFields }
     : { object, unknownFields: st.unknownFields, decodeError: renderFailure(failure) };
 }
+
+/**
+ * The error a type with its own UnmarshalJSON (Quantity, Time, IntOrString, ...) gives for value
+ * when handed it alone, as apimachinery's unstructured converter does (json.Marshal of the value,
+ * then the type's UnmarshalJSON: no struct field context), or undefined if it decodes.
+ */
+export function customDecodeError(node: SchemaNode, value: unknown): string | undefined {
+  const st = newState(false, undefined);
+  decodeValue(node, value, '', st);
+  const failure = st.fatal ?? st.saved;
+  return failure === undefined ? undefined : renderFailure(failure);
+}

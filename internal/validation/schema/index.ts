@@ -5,6 +5,7 @@
  */
 export type { DecodeCheckResult, GVK } from './types.js';
 export { checkDecode } from './decode.js';
+export { checkFromUnstructured, type UnstructuredCheckResult } from './unstructured.js';
 export { validateSchema } from './validate.js';
 export { hasSchema } from './schema-index.js';
 export { strictDecodingErrorMessage, unknownFieldMessage, unknownFieldMessages } from './unknown-fields.js';
