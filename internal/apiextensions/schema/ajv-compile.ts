@@ -29,6 +29,9 @@ function ajv(): Ajv {
     // CRD validation already refused malformed schemas; ajv's meta-schema would only add its own wording.
     validateSchema: false,
     multipleOfPrecision: 9,
+    // Only own keys count: without it `required: [__proto__]` (or `constructor`) finds the
+    // prototype's and passes for an object that lacks the key.
+    ownProperties: true,
     // ajv's code optimisation passes cost more compile time than they save per validation here.
     code: { regExp: re2Engine, optimize: false },
   });

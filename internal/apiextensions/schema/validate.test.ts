@@ -217,6 +217,15 @@ describe('VersionSchema.validate', () => {
   });
 });
 
+describe('keys named like JavaScript machinery', () => {
+  test('a required property named __proto__ is required: an object without it as an own key is refused', () => {
+    const schema = field({ type: 'object', required: ['__proto__', 'constructor'], properties: JSON.parse('{"__proto__":{"type":"integer"},"constructor":{"type":"string"}}') });
+    assert.deepEqual(messages(schema, { field: {} }), ['field.__proto__: Required value', 'field.constructor: Required value']);
+    assert.deepEqual(messages(schema, { field: JSON.parse('{"__proto__":1,"constructor":"c"}') }), []);
+    assert.deepEqual(messages(schema, { field: JSON.parse('{"__proto__":"one","constructor":"c"}') }), ['field.__proto__: Invalid value: "string": field.__proto__ in body must be of type integer: "string"']);
+  });
+});
+
 describe('ratcheting', () => {
   const schema: JSONSchemaProps = {
     type: 'object',
