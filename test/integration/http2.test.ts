@@ -158,6 +158,27 @@ describe('HTTP/2 on the secure port', () => {
     s.close();
   });
 
+  it('takes a request with a thousand header fields, or 100 KB of them, as Go\'s HTTP/2 server does', async () => {
+    const s = await new Promise<ClientHttp2Session>((resolve, reject) => {
+      const c = connect(`https://127.0.0.1:${fx.port}`, { ca: fx.ca, maxSendHeaderBlockLength: 4 << 20, maxHeaderListPairs: 1 << 16 });
+      c.once('connect', () => resolve(c));
+      c.once('error', reject);
+    });
+    try {
+      const many: Record<string, string> = {};
+      for (let i = 0; i < 1000; i++) many[`x-field-${i}`] = 'v';
+      const r1 = await h2(s, 'GET', '/version', { headers: many });
+      assert.equal(r1.status, 200, r1.body.toString());
+      const wide: Record<string, string> = {};
+      for (let i = 0; i < 50; i++) wide[`x-wide-${i}`] = 'w'.repeat(2000);
+      const r2 = await h2(s, 'GET', '/version', { headers: wide });
+      assert.equal(r2.status, 200, r2.body.toString());
+      assert.equal(s.remoteSettings.maxHeaderListSize, (1 << 20) + 320, 'the limit Go advertises for MaxHeaderBytes 1 MiB');
+    } finally {
+      s.close();
+    }
+  });
+
   it('authenticates client certificates over HTTP/2', async () => {
     const cert = await clientCert(clientCA, 'h2-user', ['h2-group']);
     const s = await session(cert);

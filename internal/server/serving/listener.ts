@@ -18,7 +18,7 @@ import { goDefaultMaxStreams, type Http2Options } from '../options/http2.js';
 import type { ServingTls } from '../tls/serving-tls.js';
 import type { ClosableListener } from '../lifecycle/graceful-shutdown.js';
 import { upgradeResponse } from './upgrade-response.js';
-import { applyHttp1Limits, guardHttp2Preface, idleTimeoutMs, tlsHandshakeTimeoutMs } from './timeouts.js';
+import { applyHttp1Limits, guardHttp2Preface, http2MaxHeaderListBytes, http2MaxHeaderPairs, idleTimeoutMs, tlsHandshakeTimeoutMs } from './timeouts.js';
 
 /** A request handler of the chain; HTTP/2 requests come typed as their HTTP/1 counterparts. */
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -65,7 +65,10 @@ export class SecureListener implements ClosableListener {
         ...cfg.tls.serverOptions(),
         allowHTTP1: true,
         ALPNProtocols: ['h2', 'http/1.1'],
-        settings: { maxConcurrentStreams: maxStreams, initialWindowSize: streamWindowBytes, maxFrameSize: streamWindowBytes },
+        // Go's HTTP/2 server advertises MaxHeaderBytes plus 10 fields' overhead and counts no
+        // header pairs; node's default would refuse a request past 128 header fields.
+        settings: { maxConcurrentStreams: maxStreams, initialWindowSize: streamWindowBytes, maxFrameSize: streamWindowBytes, maxHeaderListSize: http2MaxHeaderListBytes },
+        maxHeaderListPairs: http2MaxHeaderPairs,
         handshakeTimeout: tlsHandshakeTimeoutMs,
         // Every stream may fill its window before the connection's runs out (kube's
         // MaxUploadBufferPerConnection).

@@ -14,6 +14,10 @@ export const idleTimeoutMs = 90_000;
 export const tlsHandshakeTimeoutMs = readHeaderTimeoutMs;
 /** MaxHeaderBytes, plus the 4 KiB Go's HTTP/1.1 reader allows on top before it answers 431. */
 export const http1MaxHeaderBytes = (1 << 20) + 4096;
+/** SETTINGS_MAX_HEADER_LIST_SIZE as Go's HTTP/2 server derives it from MaxHeaderBytes (32 bytes for each of 10 fields on top). */
+export const http2MaxHeaderListBytes = (1 << 20) + 10 * 32;
+/** Header fields node's HTTP/2 accepts in one request: Go counts none, so as many as the byte limit allows. */
+export const http2MaxHeaderPairs = 1 << 16;
 /** Go's HTTP/2 server waits this long for the client's connection preface before it closes. */
 export const http2PrefaceTimeoutMs = 10_000;
 /**
