@@ -10,7 +10,15 @@ describe('PodLogOptions', () => {
       container: 'c', follow: true, previous: true, timestamps: true, insecureSkipTLSVerifyBackend: true, sinceSeconds: 3, tailLines: 5, limitBytes: 10,
     });
     assert.equal(parse('sinceTime=2024-05-01T10:00:00Z').sinceTimeMs, Date.parse('2024-05-01T10:00:00Z'));
-    assert.throws(() => parse('follow=yes'), PodLogOptionsDecodeError);
+    // The generated url.Values conversion: the first value counts, a boolean is false only for 0
+    // and false, an integer present but empty is refused, an empty or null sinceTime is unset.
+    assert.equal(parse('follow=yes').follow, true);
+    assert.equal(parse('follow=').follow, true);
+    assert.equal(parse('follow=FALSE&follow=true').follow, false);
+    assert.equal(parse('tailLines=3&tailLines=5').tailLines, 3);
+    assert.throws(() => parse('tailLines='), PodLogOptionsDecodeError);
+    assert.equal(parse('sinceTime=null').sinceTimeMs, undefined);
+    assert.equal(parse('sinceTime=').sinceTimeMs, undefined);
     assert.throws(() => parse('tailLines=1.5'), /strconv.ParseInt: parsing "1.5": invalid syntax/);
     assert.throws(() => parse('sinceTime=yesterday'), /parsing time "yesterday"/);
   });

@@ -1,8 +1,9 @@
 /**
  * core/v1 PodLogOptions as a query carries them (the API server's pods/log and the kubelet's
- * /containerLogs both decode them): kube's parameter decoding (Go's ParseBool and ParseInt, RFC 3339
- * times) and ValidatePodLogOptions, with kube's texts.
+ * /containerLogs both decode them): kube's parameter decoding (Convert_Slice_string_To_bool,
+ * strconv.ParseInt, RFC 3339 times) and ValidatePodLogOptions, with kube's texts.
  */
+import { parseInt64Error, queryBool } from '../request/query-params.js';
 
 /** Decoded PodLogOptions. */
 export interface PodLogOptions {
@@ -31,38 +32,30 @@ export interface PodLogOptionsFieldError {
   readonly message: string;
 }
 
-function parseBool(name: string, v: string): boolean {
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v)) return false;
-  throw new PodLogOptionsDecodeError(`strconv.ParseBool: parsing ${JSON.stringify(v)}: invalid syntax`);
-}
-
 function parseInt64(v: string): number {
-  if (!/^[+-]?\d+$/.test(v)) throw new PodLogOptionsDecodeError(`strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
-  const n = Number(v);
-  if (!Number.isSafeInteger(n)) throw new PodLogOptionsDecodeError(`strconv.ParseInt: parsing ${JSON.stringify(v)}: value out of range`);
-  return n;
+  const err = parseInt64Error(v);
+  if (err) throw new PodLogOptionsDecodeError(err);
+  return Number(v);
 }
 
 const rfc3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
 
-/** Decodes the query (the last value of a repeated parameter wins, as Go's decoder takes it). */
+/**
+ * Decodes the query as kube's parameter codec decodes PodLogOptions (the generated url.Values
+ * conversion, on the API server and on the kubelet alike): the first value of a parameter counts,
+ * booleans are false only for "0" and "false" (any case), integers present but empty or not
+ * numbers are refused, and an empty or "null" sinceTime is unset.
+ */
 export function parsePodLogOptions(query: URLSearchParams): PodLogOptions {
-  const last = (k: string): string | undefined => {
-    const all = query.getAll(k);
-    return all.length > 0 ? all[all.length - 1] : undefined;
-  };
-  const bool = (k: string): boolean => {
-    const v = last(k);
-    return v === undefined || v === '' ? false : parseBool(k, v);
-  };
+  const last = (k: string): string | undefined => query.get(k) ?? undefined;
+  const bool = (k: string): boolean => queryBool(query.get(k)) ?? false;
   const int = (k: string): number | undefined => {
-    const v = last(k);
-    return v === undefined || v === '' ? undefined : parseInt64(v);
+    const v = query.get(k);
+    return v === null ? undefined : parseInt64(v);
   };
   const sinceTime = last('sinceTime');
   let sinceTimeMs: number | undefined;
-  if (sinceTime !== undefined && sinceTime !== '') {
+  if (sinceTime !== undefined && sinceTime !== '' && sinceTime !== 'null') {
     sinceTimeMs = rfc3339.test(sinceTime) ? Date.parse(sinceTime) : NaN;
     if (Number.isNaN(sinceTimeMs)) throw new PodLogOptionsDecodeError(`parsing time ${JSON.stringify(sinceTime)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(sinceTime)} as "2006"`);
   }
