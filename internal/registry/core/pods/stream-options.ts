@@ -7,6 +7,7 @@
 import type { KubeObject } from '../../../../api/meta/types.js';
 import { newBadRequest } from '../../../apierrors/factories.js';
 import { arrayAt, asObject, stringAt } from '../shared/json-value.js';
+import { queryBool } from '../../../request/query-params.js';
 
 /** The streaming subresources. */
 export type StreamKind = 'exec' | 'attach' | 'portforward';
@@ -14,9 +15,7 @@ export type StreamKind = 'exec' | 'attach' | 'portforward';
 const kinds: Record<StreamKind, string> = { exec: 'PodExecOptions', attach: 'PodAttachOptions', portforward: 'PodPortForwardOptions' };
 
 function bool(query: URLSearchParams, name: string): boolean {
-  const v = query.get(name);
-  if (v === null) return false;
-  return !(v === '0' || v.toLowerCase() === 'false');
+  return queryBool(query.get(name)) ?? false;
 }
 
 /** The options object of kind from the query (throws BadRequest for a port that is not a number). */
