@@ -16,7 +16,7 @@
  * client that reads the stored version as JSON.
  */
 import type { KubeObject } from '../../../api/meta/types.js';
-import { decodeContinue, encodeContinue } from '../continue-token.js';
+import { decodeContinue } from '../continue-token.js';
 import { StorageError } from '../errors.js';
 import { parseResourceVersion } from '../etcd3/revision.js';
 import { initialEventsEndAnnotation } from '../etcd3/watcher.js';
@@ -26,88 +26,28 @@ import type {
   GuaranteedUpdateOptions,
   ListOptions,
   ListResult,
-  ObjectAttrs,
   SelectionPredicate,
   Storage,
   StorageWatch,
   StorageWatchEvent,
   CreateOptions,
 } from '../interface.js';
-import { compareByteOrder } from '../../selectors/byte-order.js';
-import { CachedWatchEvent, encodeForCache, lowerBound, materialize, prefixEndIndex, type CachedEntry } from './entries.js';
-import type { InitQueue, InitTicket } from './init-queue.js';
+import { CachedWatchEvent, encodeForCache, lowerBound, materialize, type CachedEntry } from './entries.js';
+import type { InitTicket } from './init-queue.js';
+import { Dispatch, type WindowEvent } from './dispatch.js';
+import { lazyList, SnapshotStore, tooLarge, type Snapshot } from './list-results.js';
+import { pageOf } from './paging.js';
+import { EventWindow } from './window.js';
+import { FieldIndex } from './field-index.js';
+import { deliver, WatcherSet } from './watcher-set.js';
+import { RevisionWaiters } from './revision-waiters.js';
+import type { CacheSource, CacherOptions } from './options.js';
 import { CacheWatcher, type WatcherHost } from './watcher.js';
 import { WriteOffers } from './offers.js';
 import { attachEncodedJson } from '../encoded.js';
 import { storedValueOfEvent, storedWriteOf } from '../stored-write.js';
 
-/** What the cache needs from the store under it beyond Storage (the etcd3 store has both). */
-export interface CacheSource extends Storage {
-  /** The revision now, the number of keys under key and their highest mod revision. */
-  prefixState?(key: string): Promise<{ revision: bigint; count: number; maxModRevision: bigint }>;
-  /** Whether revision has been compacted away. */
-  isCompacted?(revision: bigint): Promise<boolean>;
-}
-
-/** A field the cache indexes (pods by spec.nodeName) for lists and watches that require a value of it. */
-export interface IndexedField {
-  readonly field: string;
-  valueOf(obj: KubeObject): string;
-}
-
-/** Metrics the cache reports; all optional. */
-export interface CacherMetrics {
-  eventsReceived?(): void;
-  eventsDispatched?(n: number): void;
-  initialized?(): void;
-  resourceVersion?(rv: number): void;
-  capacity?(n: number): void;
-  terminatedWatcher?(): void;
-}
-
-/** Options of one cache. */
-export interface CacherOptions {
-  /** The key prefix the resource's objects live under, e.g. "/pods". */
-  readonly keyPrefix: string;
-  readonly source: CacheSource;
-  readonly indexedField?: IndexedField;
-  readonly metrics?: CacherMetrics;
-  /** How often watchers that allow bookmarks get one (kube: about a minute). */
-  readonly bookmarkIntervalMs?: number;
-  /** Live events a watcher may have queued before it is ended for being too slow. */
-  readonly maxBufferedEvents?: number;
-  /** How long the event window keeps events at least (kube's eventFreshDuration: 75 s). */
-  readonly eventFreshMs?: number;
-  /** The window's smallest and largest size (kube: 100 and 100 * 1024). */
-  readonly minWindow?: number;
-  readonly maxWindow?: number;
-  /** How long a read waits for the cache to reach a resourceVersion (kube: 3 s). */
-  readonly freshnessTimeoutMs?: number;
-  /** How long a request waits for a (re)initializing cache before its 429 (default 3 s). */
-  readonly notReadyWaitMs?: number;
-  /** Where the cache waits for its turn to load (the server's caches share one); absent: it loads at once. */
-  readonly initQueue?: InitQueue;
-  /** Objects per page of the initial list (kube's reflector: 10,000). */
-  readonly initialListPageSize?: number;
-  readonly log?: (message: string) => void;
-  /**
-   * The ConsistentListFromCache gate (kube 1.33: on): a list at the most recent version ("") is
-   * served from the cache once it is proven current; off, it is read from etcd.
-   */
-  readonly consistentListFromCache?: boolean;
-}
-
-/** One event of the window. */
-interface WindowEvent {
-  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
-  readonly key: string;
-  readonly rv: number;
-  /** The new state; for DELETED, the last state with the deletion's revision. */
-  readonly cur: CachedEntry;
-  /** The state before, when there was one. */
-  readonly prev: CachedEntry | undefined;
-  readonly at: number;
-}
+export type { CacheSource, CacherMetrics, CacherOptions, IndexedField } from './options.js';
 
 /** What a cache loads before it serves: its entries in key order and the revision they were read at. */
 interface InitialState {
@@ -115,56 +55,7 @@ interface InitialState {
   readonly resourceVersion: string;
 }
 
-/** A paging snapshot: the sorted keys and entries at one revision. */
-interface Snapshot {
-  readonly rv: number;
-  readonly keys: readonly string[];
-  readonly entries: readonly CachedEntry[];
-  lastUsed: number;
-}
-
 const everything: SelectionPredicate = { everything: true, matches: () => true };
-const maxSnapshots = 16;
-const snapshotTtlMs = 5 * 60_000;
-
-/** Per dispatched event: shared event objects and the object attributes, computed at most once. */
-class Dispatch {
-  private events: Partial<Record<string, CachedWatchEvent>> = {};
-  private attrsCache = new Map<'cur' | 'prev', ObjectAttrs>();
-  private objects = new Map<'cur' | 'prev', KubeObject>();
-  constructor(readonly ev: WindowEvent) {}
-
-  event(type: 'ADDED' | 'MODIFIED' | 'DELETED'): CachedWatchEvent {
-    const e = this.events[type];
-    if (e) return e;
-    const made = new CachedWatchEvent(type, this.ev.cur);
-    this.events[type] = made;
-    return made;
-  }
-
-  private object(which: 'cur' | 'prev'): KubeObject {
-    let o = this.objects.get(which);
-    if (!o) {
-      const entry = which === 'cur' ? this.ev.cur : this.ev.prev;
-      o = materialize(entry as CachedEntry);
-      this.objects.set(which, o);
-    }
-    return o;
-  }
-
-  matches(pred: SelectionPredicate, which: 'cur' | 'prev'): boolean {
-    if (pred.everything) return true;
-    if (pred.attrs && pred.matchesAttrs) {
-      let a = this.attrsCache.get(which);
-      if (!a) {
-        a = pred.attrs(this.object(which));
-        this.attrsCache.set(which, a);
-      }
-      return pred.matchesAttrs(a);
-    }
-    return pred.matches(this.object(which));
-  }
-}
 
 /** The watch cache of one resource. */
 export class Cacher implements Storage, WatcherHost {
@@ -174,21 +65,16 @@ export class Cacher implements Storage, WatcherHost {
 
   private entries = new Map<string, CachedEntry>();
   private sortedKeys: string[] = [];
-  private index = new Map<string, Set<string>>();
+  private readonly index = new FieldIndex();
   /** The revision the cache reflects. */
   private rv = 0;
-  /** Watches from a revision at or above this one are served from the window. */
-  private oldestRv = 0;
-  private window: WindowEvent[] = [];
-  private windowHead = 0;
+  private readonly window: EventWindow;
   /** Entries this server's writes made, waiting for their etcd watch events (offers.ts). */
   private readonly offers = new WriteOffers();
 
-  private watchersByScope = new Map<string, Set<CacheWatcher>>();
-  private watchersByIndex = new Map<string, Set<CacheWatcher>>();
-  private watcherCount = 0;
-  private snapshots = new Map<number, Snapshot>();
-  private waiters: Array<{ rv: number; resolve: () => void }> = [];
+  private readonly watcherSet = new WatcherSet();
+  private readonly snapshots = new SnapshotStore();
+  private readonly waiters = new RevisionWaiters();
   private freshCheck: Promise<{ revision: bigint; count: number; maxModRevision: bigint }> | undefined;
 
   private isReady = false;
@@ -204,6 +90,7 @@ export class Cacher implements Storage, WatcherHost {
     this.opts = opts;
     this.source = opts.source;
     this.keyPrefix = opts.keyPrefix.endsWith('/') ? opts.keyPrefix : `${opts.keyPrefix}/`;
+    this.window = new EventWindow({ minSize: opts.minWindow ?? 100, maxSize: opts.maxWindow ?? 100 * 1024, freshMs: opts.eventFreshMs ?? 75_000 });
     this.ticket = opts.initQueue?.enqueue(() => void this.run());
     if (!this.ticket) void this.run();
     this.bookmarkTimer = setInterval(() => this.sendBookmarks(), opts.bookmarkIntervalMs ?? 60_000);
@@ -332,13 +219,11 @@ export class Cacher implements Storage, WatcherHost {
     const pairs = state.pairs;
     this.entries = new Map(pairs.map((e) => [e.key, e]));
     this.sortedKeys = pairs.map((e) => e.key);
-    this.index = new Map();
-    for (const e of pairs) this.indexAdd(e);
-    this.window = [];
-    this.windowHead = 0;
+    this.index.clear();
+    for (const e of pairs) this.index.add(e);
     this.snapshots.clear();
     this.rv = Number(state.resourceVersion);
-    this.oldestRv = this.rv;
+    this.window.reset(this.rv);
     this.isReady = true;
     this.failedLoads = 0;
     this.opts.metrics?.initialized?.();
@@ -352,29 +237,10 @@ export class Cacher implements Storage, WatcherHost {
     this.terminateAll();
     this.entries = new Map();
     this.sortedKeys = [];
-    this.index = new Map();
-    this.window = [];
-    this.windowHead = 0;
+    this.index.clear();
+    this.window.reset();
     this.snapshots.clear();
     this.offers.clear();
-  }
-
-  private indexAdd(e: CachedEntry): void {
-    if (e.indexValue === undefined) return;
-    let set = this.index.get(e.indexValue);
-    if (!set) {
-      set = new Set();
-      this.index.set(e.indexValue, set);
-    }
-    set.add(e.key);
-  }
-
-  private indexRemove(e: CachedEntry): void {
-    if (e.indexValue === undefined) return;
-    const set = this.index.get(e.indexValue);
-    if (!set) return;
-    set.delete(e.key);
-    if (set.size === 0) this.index.delete(e.indexValue);
   }
 
   private apply(ev: StorageWatchEvent): void {
@@ -397,17 +263,17 @@ export class Cacher implements Storage, WatcherHost {
         this.entries.delete(key);
         const i = lowerBound(this.sortedKeys, key);
         if (this.sortedKeys[i] === key) this.sortedKeys.splice(i, 1);
-        this.indexRemove(prev);
+        this.index.remove(prev);
       }
       type = 'DELETED';
     } else {
-      if (prev) this.indexRemove(prev);
+      if (prev) this.index.remove(prev);
       else {
         const i = lowerBound(this.sortedKeys, key);
         this.sortedKeys.splice(i, 0, key);
       }
       this.entries.set(key, entry);
-      this.indexAdd(entry);
+      this.index.add(entry);
       type = prev ? 'MODIFIED' : 'ADDED';
     }
     const we: WindowEvent = { type, key, rv: entry.rv, cur: entry, prev, at: Date.now() };
@@ -418,21 +284,7 @@ export class Cacher implements Storage, WatcherHost {
 
   private pushWindow(we: WindowEvent): void {
     this.window.push(we);
-    const min = this.opts.minWindow ?? 100;
-    const max = this.opts.maxWindow ?? 100 * 1024;
-    const freshMs = this.opts.eventFreshMs ?? 75_000;
-    const now = we.at;
-    while (this.window.length - this.windowHead > max || (this.window.length - this.windowHead > min && now - (this.window[this.windowHead] as WindowEvent).at > freshMs)) {
-      const old = this.window[this.windowHead] as WindowEvent;
-      this.oldestRv = old.rv;
-      this.window[this.windowHead] = undefined as unknown as WindowEvent;
-      this.windowHead++;
-    }
-    if (this.windowHead > 1024 && this.windowHead * 2 > this.window.length) {
-      this.window = this.window.slice(this.windowHead);
-      this.windowHead = 0;
-    }
-    this.opts.metrics?.capacity?.(this.window.length - this.windowHead);
+    this.opts.metrics?.capacity?.(this.window.size);
   }
 
   private advance(rv: number): void {
@@ -443,33 +295,13 @@ export class Cacher implements Storage, WatcherHost {
   }
 
   private wakeWaiters(): void {
-    if (this.waiters.length === 0) return;
-    const still: typeof this.waiters = [];
-    for (const w of this.waiters) {
-      if (this.isReady && this.rv >= w.rv) w.resolve();
-      else still.push(w);
-    }
-    this.waiters = still;
+    this.waiters.wake(this.isReady, this.rv);
   }
 
   /** Waits until the cache reaches rv or timeoutMs passes; true when it did. */
   private waitForRv(rv: number, timeoutMs: number): Promise<boolean> {
     if (this.isReady && this.rv >= rv) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const entry = {
-        rv,
-        resolve: () => {
-          clearTimeout(timer);
-          resolve(true);
-        },
-      };
-      const timer = setTimeout(() => {
-        this.waiters = this.waiters.filter((w) => w !== entry);
-        resolve(false);
-      }, timeoutMs);
-      timer.unref();
-      this.waiters.push(entry);
-    });
+    return this.waiters.wait(rv, timeoutMs);
   }
 
   /**
@@ -577,7 +409,7 @@ export class Cacher implements Storage, WatcherHost {
     }
     if (!opts.recursive) return this.listOne(key, pred);
     const scope = key.endsWith('/') ? key : `${key}/`;
-    return this.page(this.sortedKeys, (i) => this.entries.get(this.sortedKeys[i] as string) as CachedEntry, scope, 0, pred, this.rv, true);
+    return this.livePage(scope, pred);
   }
 
   private listOne(key: string, pred: SelectionPredicate): ListResult {
@@ -601,68 +433,21 @@ export class Cacher implements Storage, WatcherHost {
     if (this.source.isCompacted && (await this.source.isCompacted(pos.revision))) return await this.source.getList(key, opts);
     snap.lastUsed = Date.now();
     const start = lowerBound(snap.keys, pos.startKey);
-    return this.page(snap.keys, (i) => snap.entries[i] as CachedEntry, scope, start, opts.predicate, snap.rv, false);
+    return pageOf({ keys: snap.keys, entryAt: (i) => snap.entries[i] as CachedEntry, scope, start, pred: opts.predicate, rv: snap.rv, indexedField: this.opts.indexedField });
   }
 
-  /**
-   * One page of keys[start..] under scope: selected entries up to the limit, and a continue token
-   * (with a snapshot to continue from) when more remain. entryAt(i) is the entry of keys[i].
-   */
-  private page(
-    keys: readonly string[],
-    entryAt: (i: number) => CachedEntry,
-    scope: string,
-    start: number,
-    pred: SelectionPredicate,
-    rv: number,
-    fromLive: boolean,
-  ): ListResult {
-    const limit = pred.limit && pred.limit > 0 ? pred.limit : 0;
-    const first = Math.max(start, lowerBound(keys, scope));
-    const end = prefixEndIndex(keys, scope, first);
-    const idx = this.opts.indexedField;
-    const required = idx && pred.requiredFieldValue ? pred.requiredFieldValue(idx.field) : undefined;
-    const selected: CachedEntry[] = [];
-    const decoded: Array<KubeObject | undefined> = [];
-    if (required !== undefined && fromLive && !limit) {
-      // The index narrows the candidates; the selector still decides.
-      const candidates = [...(this.index.get(required) ?? [])].filter((k) => k.startsWith(scope)).sort(compareByteOrder);
-      for (const k of candidates) {
-        const e = this.entries.get(k) as CachedEntry;
-        const obj = materialize(e);
-        if (pred.matches(obj)) {
-          selected.push(e);
-          decoded.push(obj);
-        }
-      }
-      return lazyList(selected, decoded, String(rv));
-    }
-    const selects = (e: CachedEntry): KubeObject | true | undefined => {
-      if (pred.everything) return true;
-      if (required !== undefined && e.indexValue !== undefined && e.indexValue !== required) return undefined;
-      const obj = materialize(e);
-      return pred.matches(obj) ? obj : undefined;
-    };
-    let i = first;
-    let lastIncluded = -1;
-    for (; i < end; i++) {
-      if (limit && selected.length >= limit) break;
-      const e = entryAt(i);
-      const hit = selects(e);
-      if (hit === undefined) continue;
-      selected.push(e);
-      decoded.push(hit === true ? undefined : hit);
-      lastIncluded = i;
-    }
-    let more = false;
-    if (limit > 0 && selected.length >= limit) {
-      for (let j = i; j < end && !more; j++) more = selects(entryAt(j)) !== undefined;
-    }
-    if (!more) return lazyList(selected, decoded, String(rv));
-    if (fromLive) this.takeSnapshot(rv);
-    return lazyList(selected, decoded, String(rv), {
-      continueToken: encodeContinue(`${keys[lastIncluded] as string}\x00`, scope, BigInt(rv)),
-      ...(pred.everything ? { remainingItemCount: end - i } : {}),
+  /** A page of the live cache under scope (a snapshot is taken when more remain). */
+  private livePage(scope: string, pred: SelectionPredicate): ListResult {
+    const keys = this.sortedKeys;
+    return pageOf({
+      keys,
+      entryAt: (i) => this.entries.get(keys[i] as string) as CachedEntry,
+      scope,
+      start: 0,
+      pred,
+      rv: this.rv,
+      indexedField: this.opts.indexedField,
+      live: { index: this.index, entries: this.entries, snapshot: (rv) => this.takeSnapshot(rv) },
     });
   }
 
@@ -674,7 +459,7 @@ export class Cacher implements Storage, WatcherHost {
    * as etcd would give it at rv. Undefined when the cache cannot prove it (etcd answers).
    */
   private async snapshotAsOf(rv: bigint): Promise<Snapshot | undefined> {
-    if (BigInt(this.oldestRv) > rv) return undefined;
+    if (BigInt(this.window.oldestRv) > rv) return undefined;
     if (BigInt(this.rv) < rv) {
       try {
         await this.ensureFresh(rv);
@@ -682,25 +467,15 @@ export class Cacher implements Storage, WatcherHost {
         return undefined;
       }
     }
-    if (!this.isReady || BigInt(this.oldestRv) > rv || this.firstWindowIndexAfter(Number(rv)) < this.window.length) return undefined;
+    if (!this.isReady || BigInt(this.window.oldestRv) > rv || this.window.hasAfter(Number(rv))) return undefined;
     return this.takeSnapshot(Number(rv));
   }
 
   private takeSnapshot(rv: number): Snapshot {
-    const existing = this.snapshots.get(rv);
-    if (existing) return existing;
-    const now = Date.now();
-    for (const [k, s] of this.snapshots) if (now - s.lastUsed > snapshotTtlMs) this.snapshots.delete(k);
-    while (this.snapshots.size >= maxSnapshots) {
-      let oldest: Snapshot | undefined;
-      for (const s of this.snapshots.values()) if (!oldest || s.lastUsed < oldest.lastUsed) oldest = s;
-      if (!oldest) break;
-      this.snapshots.delete(oldest.rv);
-    }
-    const keys = this.sortedKeys.slice();
-    const snap: Snapshot = { rv, keys, entries: keys.map((k) => this.entries.get(k) as CachedEntry), lastUsed: now };
-    this.snapshots.set(rv, snap);
-    return snap;
+    return this.snapshots.take(rv, () => {
+      const keys = this.sortedKeys.slice();
+      return { keys, entries: keys.map((k) => this.entries.get(k) as CachedEntry) };
+    });
   }
 
   // ---- watches ----------------------------------------------------------------------------
@@ -722,8 +497,8 @@ export class Cacher implements Storage, WatcherHost {
       } else if (requested > 0n) await this.ensureFresh(requested);
     } else {
       if (requested > BigInt(this.rv)) await this.ensureFresh(requested);
-      if (requested > 0n && Number(requested) < this.oldestRv) {
-        throw new StorageError('Expired', key, `too old resource version: ${requested} (${this.oldestRv})`);
+      if (requested > 0n && Number(requested) < this.window.oldestRv) {
+        throw new StorageError('Expired', key, `too old resource version: ${requested} (${this.window.oldestRv})`);
       }
     }
     if (!this.isReady) return await this.source.watch(key, opts);
@@ -736,7 +511,7 @@ export class Cacher implements Storage, WatcherHost {
     const w = new CacheWatcher(this, scope, opts.recursive, pred, Boolean(opts.allowWatchBookmarks), indexValue, this.opts.maxBufferedEvents ?? 1000);
     if (sendInitial) {
       const state = opts.recursive
-        ? this.page(this.sortedKeys, (i) => this.entries.get(this.sortedKeys[i] as string) as CachedEntry, scope, 0, { ...pred, limit: 0 }, this.rv, true)
+        ? this.livePage(scope, { ...pred, limit: 0 })
         : this.listOne(key, pred);
       for (const k of state.keys ?? []) w.pushInitial(new CachedWatchEvent('ADDED', this.entries.get(k) as CachedEntry));
       if (explicitInitial && opts.allowWatchBookmarks) {
@@ -745,47 +520,19 @@ export class Cacher implements Storage, WatcherHost {
     } else {
       // "0" without initial events starts now; N replays what came after N.
       const from = requested === 0n ? this.rv : Number(requested);
-      for (let i = this.firstWindowIndexAfter(from); i < this.window.length; i++) {
-        const we = this.window[i] as WindowEvent;
-        if (w.covers(we.key)) this.deliver(w, new Dispatch(we), true);
-      }
+      for (const we of this.window.after(from)) if (w.covers(we.key)) deliver(w, new Dispatch(we), true);
     }
     w.startRv = this.rv;
     this.addWatcher(w);
     return w;
   }
 
-  private firstWindowIndexAfter(rv: number): number {
-    let lo = this.windowHead;
-    let hi = this.window.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((this.window[mid] as WindowEvent).rv <= rv) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
   private addWatcher(w: CacheWatcher): void {
-    const map = w.indexValue !== undefined ? this.watchersByIndex : this.watchersByScope;
-    const k = w.indexValue !== undefined ? w.indexValue : w.scopeKey;
-    let set = map.get(k);
-    if (!set) {
-      set = new Set();
-      map.set(k, set);
-    }
-    set.add(w);
-    this.watcherCount++;
+    this.watcherSet.add(w);
   }
 
   removeWatcher(w: CacheWatcher): void {
-    const map = w.indexValue !== undefined ? this.watchersByIndex : this.watchersByScope;
-    const k = w.indexValue !== undefined ? w.indexValue : w.scopeKey;
-    const set = map.get(k);
-    if (set?.delete(w)) {
-      this.watcherCount--;
-      if (set.size === 0) map.delete(k);
-    }
+    this.watcherSet.remove(w);
   }
 
   terminatedForSlowness(): void {
@@ -794,64 +541,21 @@ export class Cacher implements Storage, WatcherHost {
 
   /** How many watchers the cache serves now. */
   get watchers(): number {
-    return this.watcherCount;
+    return this.watcherSet.size;
   }
 
   private terminateAll(): void {
-    const all = [...this.watchersByScope.values(), ...this.watchersByIndex.values()].flatMap((s) => [...s]);
-    for (const w of all) w.terminate();
+    this.watcherSet.terminateAll();
   }
 
   private dispatch(we: WindowEvent): void {
-    if (this.watcherCount === 0) return;
-    const d = new Dispatch(we);
-    let sent = 0;
-    const visit = (set: Set<CacheWatcher> | undefined): void => {
-      if (!set) return;
-      // Deleting from a Set while iterating it is safe: a watcher ended here is not visited again.
-      for (const w of set) if (this.deliver(w, d)) sent++;
-    };
-    // Watchers are indexed by the scope they watch: every "/"-ended prefix of the key, and the key.
-    const key = we.key;
-    for (let p = key.indexOf('/', 1); p >= 0; p = key.indexOf('/', p + 1)) visit(this.watchersByScope.get(key.slice(0, p + 1)));
-    visit(this.watchersByScope.get(key));
-    if (this.watchersByIndex.size > 0) {
-      const cur = we.cur.indexValue;
-      const prev = we.prev?.indexValue;
-      if (cur !== undefined) visit(this.watchersByIndex.get(cur));
-      if (prev !== undefined && prev !== cur) visit(this.watchersByIndex.get(prev));
-    }
+    const sent = this.watcherSet.dispatch(we);
     if (sent > 0) this.opts.metrics?.eventsDispatched?.(sent);
-  }
-
-  /**
-   * Sends one event to one watcher as its selector sees it; true when something was sent.
-   * replay: the event is part of the watcher's start (not counted against its buffer bound).
-   */
-  private deliver(w: CacheWatcher, d: Dispatch, replay = false): boolean {
-    const we = d.ev;
-    if (we.rv <= w.startRv || w.isEnded || !w.covers(we.key)) return false;
-    const pred = w.predicate;
-    let type: 'ADDED' | 'MODIFIED' | 'DELETED' | undefined;
-    if (pred.everything) type = we.type;
-    else if (we.type === 'DELETED') type = d.matches(pred, 'cur') ? 'DELETED' : undefined;
-    else {
-      const curMatches = d.matches(pred, 'cur');
-      const prevMatches = we.prev ? d.matches(pred, 'prev') : false;
-      if (curMatches) type = prevMatches ? 'MODIFIED' : 'ADDED';
-      else if (prevMatches) type = 'DELETED';
-    }
-    if (!type) return false;
-    if (replay) w.pushInitial(d.event(type));
-    else w.push(d.event(type));
-    return true;
   }
 
   private sendBookmarks(): void {
     if (!this.isReady || this.rv === 0) return;
-    for (const set of [...this.watchersByScope.values(), ...this.watchersByIndex.values()]) {
-      for (const w of set) if (w.allowBookmarks && !w.isEnded) w.bookmark(this.rv);
-    }
+    this.watcherSet.bookmark(this.rv);
   }
 
   // ---- writes go to the store -------------------------------------------------------------
@@ -913,37 +617,3 @@ export class Cacher implements Storage, WatcherHost {
   }
 }
 
-function tooLarge(key: string, requested: bigint, current: bigint): StorageError {
-  return new StorageError('TooLargeResourceVersion', key, `Too large resource version: ${requested}, current: ${current}`, undefined, {
-    requested: requested.toString(),
-    current: current.toString(),
-  });
-}
-
-/**
- * A list result whose items are decoded only when someone reads them; encodedItems and keys are
- * there from the start. decoded holds objects already decoded (by a selector), by position.
- */
-function lazyList(
-  entries: readonly CachedEntry[],
-  decoded: readonly (KubeObject | undefined)[],
-  resourceVersion: string,
-  extra: { continueToken?: string; remainingItemCount?: number } = {},
-): ListResult {
-  let items: KubeObject[] | undefined;
-  const result = {
-    resourceVersion,
-    keys: entries.map((e) => e.key),
-    encodedItems: entries.map((e) => e.bytes),
-    ...extra,
-  } as unknown as ListResult;
-  Object.defineProperty(result, 'items', {
-    enumerable: true,
-    configurable: true,
-    get: () => {
-      items ??= entries.map((e, i) => decoded[i] ?? materialize(e));
-      return items;
-    },
-  });
-  return result;
-}
