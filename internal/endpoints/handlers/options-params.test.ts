@@ -47,3 +47,15 @@ test('delete query parameters: orphanDependents and gracePeriodSeconds as the pa
   assert.equal(badRequest(() => parseDeleteOptions(undefined, new URLSearchParams('gracePeriodSeconds='))), 'strconv.ParseInt: parsing "": invalid syntax');
   assert.equal(parseDeleteOptions(undefined, new URLSearchParams('gracePeriodSeconds=30')).gracePeriodSeconds, 30);
 });
+
+test('force on an apply patch: false only for 0 and false, as kube reads a *bool parameter', async () => {
+  const { parseWriteOptions } = await import('./write-options.js');
+  const force = (v: string) => parseWriteOptions(new URLSearchParams(`fieldManager=m&force=${v}`), 'PatchOptions', true).force;
+  assert.equal(force('true'), true);
+  assert.equal(force('True'), true);
+  assert.equal(force('yes'), true);
+  assert.equal(force(''), true);
+  assert.equal(force('FALSE'), false);
+  assert.equal(force('0'), false);
+  assert.equal(parseWriteOptions(new URLSearchParams('fieldManager=m'), 'PatchOptions', true).force, undefined);
+});

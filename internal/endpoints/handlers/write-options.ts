@@ -5,6 +5,7 @@
  */
 import { newInvalid } from '../../apierrors/factories.js';
 import { fieldErrorCause, forbidden, invalid, notSupported, required, tooLong, type FieldError } from '../../validation/field-error.js';
+import { queryBool } from '../../request/query-params.js';
 
 /** How unknown and duplicate fields in a body are treated. */
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
@@ -55,7 +56,8 @@ export function parseWriteOptions(query: URLSearchParams, kind: 'CreateOptions' 
   const fieldValidation = query.get('fieldValidation') ?? '';
   if (!validationValues.includes(fieldValidation)) errs.push(notSupported('fieldValidation', fieldValidation, validationValues));
   const forceText = query.get('force');
-  const force = forceText === null ? undefined : forceText === 'true' || forceText === '1';
+  // *bool through kube's parameter codec: false only for 0 and false (any case).
+  const force = queryBool(forceText);
   if (kind === 'PatchOptions') {
     if (isApply && fieldManager === '') errs.push(required('fieldManager', 'is required for apply patch'));
     if (!isApply && force !== undefined) errs.push(forbidden('force', 'may not be specified for non-apply patch'));

@@ -21,12 +21,16 @@ const gzipAsync = promisify(gzip);
 /** kube's defaultGzipThresholdBytes: smaller bodies are sent uncompressed. */
 export const gzipThresholdBytes = 128 * 1024;
 
-/** Whether output should be indented: ?pretty=true, or a curl/Wget client without pretty=false (kube's rule). */
+/**
+ * Whether output should be indented, as kube's isPrettyPrint decides: a non-empty ?pretty= read by
+ * strconv.ParseBool (anything it does not read is false), else whether the client is curl, Wget or
+ * a browser (User-Agent Mozilla/5.0).
+ */
 export function wantsPretty(req: IncomingMessage, query: URLSearchParams): boolean {
   const p = query.get('pretty');
-  if (p !== null) return p === 'true' || p === '1';
+  if (p !== null && p !== '') return ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(p);
   const ua = req.headers['user-agent'] ?? '';
-  return ua.startsWith('curl') || ua.startsWith('Wget');
+  return ua.startsWith('curl') || ua.startsWith('Wget') || ua.startsWith('Mozilla/5.0');
 }
 
 /**
