@@ -59,3 +59,23 @@ test('force on an apply patch: false only for 0 and false, as kube reads a *bool
   assert.equal(force('0'), false);
   assert.equal(parseWriteOptions(new URLSearchParams('fieldManager=m'), 'PatchOptions', true).force, undefined);
 });
+
+test('fieldManager: kube\'s errors up to its length limit; past it, the length error alone (no answer growing with its square)', async () => {
+  const { parseWriteOptions } = await import('./write-options.js');
+  const invalid = (v: string): string => {
+    try {
+      parseWriteOptions(new URLSearchParams([['fieldManager', v]]), 'CreateOptions');
+    } catch (err) {
+      assert.ok(err instanceof StatusError);
+      assert.equal(err.status.code, 422);
+      return err.status.message ?? '';
+    }
+    assert.fail('expected a 422');
+  };
+  assert.equal(
+    invalid('a\u0000b\u0001'),
+    'CreateOptions.meta.k8s.io "" is invalid: [fieldManager: Invalid value: "a\\x00b\\x01": invalid character U+0000 (at position 1), fieldManager: Invalid value: "a\\x00b\\x01": invalid character U+0001 (at position 3)]',
+  );
+  const long = invalid('\u0000'.repeat(100_000));
+  assert.equal(long, 'CreateOptions.meta.k8s.io "" is invalid: fieldManager: Too long: may not be more than 128 bytes');
+});
