@@ -299,6 +299,14 @@ describe('fuzz-requests: kube answers, exactly', () => {
       { ep: admin, req: get(`${cms}?resourceVersionMatch=Exact`), allow: { status: 422, reason: 'Invalid', message: 'resourceVersionMatch is forbidden unless resourceVersion is provided' } },
       { ep: admin, req: get(`${cms}?sendInitialEvents=true`), allow: { status: 422, reason: 'Invalid', message: 'sendInitialEvents is forbidden for list' } },
       { ep: admin, req: get(`${cms}?limit=abc`), allow: { status: 400, reason: 'BadRequest' } },
+      { ep: admin, req: get(`${cms}?limit=`), allow: { status: 400, reason: 'BadRequest', message: 'strconv.ParseInt: parsing "": invalid syntax' } },
+      // One error per unprintable character, each quoting the value, would grow with its square.
+      {
+        ep: admin,
+        req: { head: requestHead('POST', `${cms}?fieldManager=${'%00'.repeat(20_000)}`, [['Connection', 'close'], ['Content-Type', 'application/json'], ['Content-Length', String(body.length)]]), parts: [body] },
+        allow: { status: 422, reason: 'Invalid', message: 'fieldManager: Too long: may not be more than 128 bytes' },
+        check: (r) => (r.body.length < 1000 ? undefined : `an answer of ${r.body.length} bytes`),
+      },
       { ep: admin, req: get(`${cms}?continue=${forge({ start: '../secrets/x' })}`), allow: { status: 400, reason: 'BadRequest', message: 'continue key is not valid' } },
       { ep: admin, req: get(`${cms}?continue=${forge({ v: 'meta.k8s.io/v9' })}`), allow: { status: 400, reason: 'BadRequest', message: 'continue key is not valid' } },
       { ep: admin, req: get(`/api/v1/namespaces/${fuzzNamespace}/secrets?continue=${token}`), allow: { status: 200 } },
