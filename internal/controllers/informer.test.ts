@@ -48,4 +48,36 @@ describe('informer', () => {
       informer.stop();
     }
   });
+
+  it('keeps a copy only of what keep() names; the others reach the handlers as added, and their deletions as deleted', async () => {
+    const storage = new Etcd3Store(fx.client, { prefix: uniquePrefix('informer-keep'), codec: jsonCodec });
+    const store = configMapsModule({ storage, serviceClusterIPRange: '10.0.0.0/24' })[0]?.main as GenericStore;
+    const ctx = requestContext('POST', '/api/v1/namespaces/ns/configmaps');
+    await store.create(ctx, { metadata: { name: 'plain' }, data: { a: '1' } }, { dryRun: false });
+    await store.create(ctx, { metadata: { name: 'kept', labels: { keep: 'yes' } }, data: { a: '1' } }, { dryRun: false });
+    const informer = new Informer({ storage: store, resource: 'configmaps', log, keep: (o) => o.metadata.labels?.keep === 'yes' });
+    const seen: string[] = [];
+    informer.addHandlers({
+      added: (o: KubeObject) => seen.push(`added ${o.metadata.name}`),
+      updated: (o: KubeObject) => seen.push(`updated ${o.metadata.name}`),
+      deleted: (o: KubeObject) => seen.push(`deleted ${o.metadata.name}`),
+    });
+    informer.start();
+    try {
+      await informer.synced;
+      assert.deepEqual([...informer.list()].map((o) => o.metadata.name), ['kept']);
+      assert.equal(informer.get('ns/plain'), undefined);
+      await store.update(ctx, 'plain', { updatedObject: async (_c, old) => ({ ...(old as KubeObject), data: { a: '2' } }) }, { dryRun: false });
+      await store.update(ctx, 'kept', { updatedObject: async (_c, old) => ({ ...(old as KubeObject), data: { a: '2' } }) }, { dryRun: false });
+      // An object that comes to be kept is kept from then on; one that stops is let go.
+      await store.update(ctx, 'plain', { updatedObject: async (_c, old) => ({ ...(old as KubeObject), metadata: { ...(old as KubeObject).metadata, labels: { keep: 'yes' } } }) }, { dryRun: false });
+      await store.update(ctx, 'kept', { updatedObject: async (_c, old) => ({ ...(old as KubeObject), metadata: { ...(old as KubeObject).metadata, labels: {} } }) }, { dryRun: false });
+      await store.delete(ctx, 'kept', { dryRun: false });
+      await until(() => seen.length === 7);
+      assert.deepEqual(seen.sort(), ['added kept', 'added plain', 'added plain', 'added plain', 'deleted kept', 'updated kept', 'updated kept'].sort());
+      assert.deepEqual([...informer.list()].map((o) => o.metadata.name), ['plain']);
+    } finally {
+      informer.stop();
+    }
+  });
 });

@@ -17,6 +17,11 @@ export interface InformerHandlers {
   added?(obj: KubeObject): void;
   updated?(obj: KubeObject, old: KubeObject): void;
   deleted?(obj: KubeObject): void;
+  /**
+   * A relist replaced the copy (after the watch could not resume). With `keep`, deletions of
+   * objects the informer did not keep happened unseen if they happened while it was not watching.
+   */
+  relisted?(): void;
 }
 
 /** Which resource an informer follows. */
@@ -34,6 +39,12 @@ export interface InformerOptions {
   readonly transform?: (obj: KubeObject) => KubeObject;
   /** Only the objects this field selector matches (as a client's `fieldSelector`); default: every object. */
   readonly fieldSelector?: FieldSelector;
+  /**
+   * Which objects the informer keeps a copy of (default: every one). The others are still handed
+   * to handlers, as added (never updated: there is no old copy), and deleted when their DELETED
+   * event comes; get() and list() do not know them.
+   */
+  readonly keep?: (obj: KubeObject) => boolean;
 }
 
 
@@ -144,6 +155,7 @@ export class Informer {
         for (const h of this.handlers) h.deleted?.(old);
       }
     }
+    if (this.isSynced) for (const h of this.handlers) h.relisted?.();
     if (!this.isSynced) {
       this.isSynced = true;
       this.resolveSynced();
@@ -154,7 +166,8 @@ export class Informer {
   private apply(key: string, obj: KubeObject): void {
     const old = this.items.get(key);
     if (old && old.metadata.resourceVersion === obj.metadata.resourceVersion) return;
-    this.items.set(key, obj);
+    if (this.options.keep && !this.options.keep(obj)) this.items.delete(key);
+    else this.items.set(key, obj);
     for (const h of this.handlers) {
       if (old) h.updated?.(obj, old);
       else h.added?.(obj);

@@ -73,9 +73,9 @@ export class AttemptToDelete {
       for (const dep of node.dependents) this.deps.queue.add(dep);
       return undefined;
     }
-    const latest = this.deps.lookup.get(resource, resource.namespaced ? node.identity.namespace : '', node.identity.name);
+    const latest = await this.deps.lookup.get(resource, resource.namespaced ? node.identity.namespace : '', node.identity.name);
     if (!latest || latest.metadata.uid !== node.identity.uid) {
-      if (!latest && !node.observed && resource.namespaced) this.reportOwnerElsewhere(node, resource);
+      if (!latest && !node.observed && resource.namespaced) await this.reportOwnerElsewhere(node, resource);
       this.deps.log(5, `item ${node.toString()} not found, generating a virtual delete event`);
       this.deps.builder.virtualDelete(node, node.identity);
       return undefined;
@@ -90,7 +90,7 @@ export class AttemptToDelete {
     if (node.deletingDependents) return await this.processDeletingDependents(node, resource);
     const refs = latest.metadata.ownerReferences ?? [];
     if (refs.length === 0) return undefined;
-    const classified = this.classify(node, refs);
+    const classified = await this.classify(node, refs);
     if (classified === namespacedOwnerOfClusterScoped) return undefined;
     const { solid, dangling, waiting } = classified;
     this.deps.log(5, `classified references of ${node.toString()}: solid ${solid.length}, dangling ${dangling.length}, waitingForDependentsDeletion ${waiting.length}`);
@@ -130,10 +130,10 @@ export class AttemptToDelete {
     return undefined;
   }
 
-  private classify(node: GraphNode, refs: readonly OwnerReference[]): Classified | typeof namespacedOwnerOfClusterScoped {
+  private async classify(node: GraphNode, refs: readonly OwnerReference[]): Promise<Classified | typeof namespacedOwnerOfClusterScoped> {
     const out: Classified = { solid: [], dangling: [], waiting: [] };
     for (const ref of refs) {
-      const verdict = this.ownerState(node, ref);
+      const verdict = await this.ownerState(node, ref);
       if (verdict === namespacedOwnerOfClusterScoped) return verdict;
       if (verdict === 'dangling') out.dangling.push(ref);
       else if (verdict.metadata.deletionTimestamp && verdict.metadata.finalizers?.includes(foregroundFinalizer)) out.waiting.push(ref);
@@ -143,7 +143,7 @@ export class AttemptToDelete {
   }
 
   /** kube's isDangling: the owner object, or 'dangling' when absent or another object. */
-  private ownerState(node: GraphNode, ref: OwnerReference): KubeObject | 'dangling' | typeof namespacedOwnerOfClusterScoped {
+  private async ownerState(node: GraphNode, ref: OwnerReference): Promise<KubeObject | 'dangling' | typeof namespacedOwnerOfClusterScoped> {
     const g = this.deps.builder.graph;
     if (g.isAbsent(ownerIdentity(ref, '')) || g.isAbsent(ownerIdentity(ref, node.identity.namespace))) return 'dangling';
     const resource = this.resourceOf(ref.apiVersion, ref.kind);
@@ -153,7 +153,7 @@ export class AttemptToDelete {
       this.report(node.identity, ref);
       return namespacedOwnerOfClusterScoped;
     }
-    const owner = this.deps.lookup.get(resource, namespace, ref.name);
+    const owner = await this.deps.lookup.get(resource, namespace, ref.name);
     if (!owner || owner.metadata.uid !== ref.uid) {
       g.markAbsent(ownerIdentity(ref, namespace));
       return 'dangling';
@@ -166,9 +166,9 @@ export class AttemptToDelete {
    * reference is invalid, and kube reports it on each dependent (its GC sees every object; Capstan
    * looks for the uid only here, once the owner was not found where it was named).
    */
-  private reportOwnerElsewhere(node: GraphNode, resource: GCResource): void {
+  private async reportOwnerElsewhere(node: GraphNode, resource: GCResource): Promise<void> {
     let elsewhere: KubeObject | undefined;
-    for (const obj of this.deps.lookup.list(resource)) {
+    for (const obj of await this.deps.lookup.list(resource)) {
       if (obj.metadata.uid === node.identity.uid) {
         elsewhere = obj;
         break;

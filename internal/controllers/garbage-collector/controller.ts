@@ -12,7 +12,8 @@ import { GraphBuilder } from './graph-builder.js';
 import { GCOperations } from './operations.js';
 import { WorkQueue } from './queue.js';
 import { MetadataInformers, servedResources } from './resources.js';
-import type { GCResource } from './interface.js';
+import { groupOf, type GCResource } from './interface.js';
+import type { KubeObject } from '../../../api/meta/types.js';
 import type { Informer } from '../informer.js';
 import { generatedResources } from '../../../api/gen/resources.js';
 
@@ -32,7 +33,12 @@ export const garbageCollectorController: InServerController = {
     const orphanQueue = new WorkQueue<GraphNode>(keyOf);
     const graph = new DependencyGraph();
     const builder = new GraphBuilder(graph, deleteQueue, orphanQueue, (dep, ref) => ops.reportInvalidOwnerNamespace(dep.identity, ref));
-    const lookup = new MetadataInformers(deps.storageOf, mapper.all(), deps.log);
+    // The informers keep only what takes part in ownership; the rest pass through to the graph.
+    const keep = (obj: KubeObject): boolean => {
+      const m = obj.metadata;
+      return (m.ownerReferences?.length ?? 0) > 0 || (m.finalizers?.length ?? 0) > 0 || Boolean(m.deletionTimestamp) || (m.uid !== undefined && graph.get(m.uid) !== undefined);
+    };
+    const lookup = new MetadataInformers(deps.storageOf, mapper.all(), deps.log, keep);
     const deleter = new AttemptToDelete({ builder, mapper, lookup, ops, queue: deleteQueue, log });
     const synced: Promise<void>[] = [];
     const monitor = (resource: GCResource, informer: Informer): void => {
@@ -40,6 +46,13 @@ export const garbageCollectorController: InServerController = {
         added: (obj) => builder.upsert(resource, obj),
         updated: (obj, old) => builder.upsert(resource, obj, old),
         deleted: (obj) => builder.deleted(obj),
+        // An owner the informer did not keep may have gone while it was not watching: its observed
+        // nodes are looked at again (attempt-to-delete reads the object and finds it gone).
+        relisted: () => {
+          for (const node of graph.all()) {
+            if (node.observed && node.identity.kind === resource.kind && groupOf(node.identity.apiVersion) === resource.group) deleteQueue.add(node);
+          }
+        },
       });
     };
     for (const resource of mapper.all()) {

@@ -54,6 +54,11 @@ export class DependencyGraph {
     return this.nodes.get(uid);
   }
 
+  /** Every node (the rare sweeps: a resource's informer relisted). */
+  all(): IterableIterator<GraphNode> {
+    return this.nodes.values();
+  }
+
   get size(): number {
     return this.nodes.size;
   }

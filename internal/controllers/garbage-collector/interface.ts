@@ -31,12 +31,12 @@ export interface ResourceMapper {
   all(): readonly GCResource[];
 }
 
-/** Reads objects from the informers (the watch caches), never from etcd. */
+/** Reads objects as kube's collector reads them through the API (its metadata). */
 export interface ObjectLookup {
-  /** The object, or undefined when absent; throws when its resource's informer has not synced. */
-  get(resource: GCResource, namespace: string, name: string): KubeObject | undefined;
+  /** The object now, or undefined when absent; throws when its resource's informer has not synced. */
+  get(resource: GCResource, namespace: string, name: string): Promise<KubeObject | undefined>;
   /** Every object of a resource (the rare scans: an owner referenced across namespaces). */
-  list(resource: GCResource): Iterable<KubeObject>;
+  list(resource: GCResource): Promise<Iterable<KubeObject>>;
 }
 
 /** The identity of an object as its resource reports it. */

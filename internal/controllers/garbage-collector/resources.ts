@@ -8,6 +8,9 @@ import type { KubeObject } from '../../../api/meta/types.js';
 import { generatedResources } from '../../../api/gen/resources.js';
 import type { Logger } from '../../observability/logging.js';
 import { Informer } from '../informer.js';
+import { listEverything, type RestStorage } from '../../registry/interface.js';
+import { internalContext } from '../../request/context.js';
+import { hasReason } from '../../apierrors/status-error.js';
 import type { StorageLookup } from '../shared-informers.js';
 import type { GCResource, ObjectLookup, ResourceMapper } from './interface.js';
 import { groupOf } from './interface.js';
@@ -84,7 +87,13 @@ export function metadataOnly(obj: KubeObject): KubeObject {
   };
 }
 
-/** The collector's metadata informers, one per followed resource (fed by the watch caches). */
+/**
+ * The collector's metadata informers, one per followed resource (fed by the watch caches). They
+ * keep a copy only of the objects keep() names (those that take part in ownership: kube's
+ * collector keeps every one, in kube-controller-manager, about 370 bytes each here); every object
+ * still reaches the graph through their events. Lookups read the store, as kube's collector reads
+ * the API: the object's current state from etcd for get, the watch cache for a whole list.
+ */
 export class MetadataInformers implements ObjectLookup {
   private readonly informers = new Map<string, Informer>();
 
@@ -92,6 +101,7 @@ export class MetadataInformers implements ObjectLookup {
     private readonly storageOf: StorageLookup,
     resources: readonly GCResource[],
     private readonly log: Logger,
+    private readonly keep?: (obj: KubeObject) => boolean,
   ) {
     for (const r of resources) this.add(r);
   }
@@ -100,7 +110,7 @@ export class MetadataInformers implements ObjectLookup {
   add(r: GCResource): Informer | undefined {
     const storage = this.storageOf(r.group, r.resource);
     if (!storage) return undefined;
-    const informer = new Informer({ storage, group: r.group, resource: r.resource, log: this.log, transform: metadataOnly });
+    const informer = new Informer({ storage, group: r.group, resource: r.resource, log: this.log, transform: metadataOnly, ...(this.keep ? { keep: this.keep } : {}) });
     this.informers.set(`${r.group}/${r.resource}`, informer);
     return informer;
   }
@@ -119,14 +129,32 @@ export class MetadataInformers implements ObjectLookup {
     return informer;
   }
 
-  get(resource: GCResource, namespace: string, name: string): KubeObject | undefined {
-    const informer = this.of(resource);
-    if (!informer.hasSynced()) throw new NotSyncedError(`${resource.resource}.${resource.group} has not synced`);
-    return informer.get(resource.namespaced ? `${namespace}/${name}` : name);
+  private synced(resource: GCResource): RestStorage {
+    if (!this.of(resource).hasSynced()) throw new NotSyncedError(`${resource.resource}.${resource.group} has not synced`);
+    const storage = this.storageOf(resource.group, resource.resource);
+    if (!storage) throw new NotSyncedError(`${resource.resource}.${resource.group} is not served`);
+    return storage;
   }
 
-  list(resource: GCResource): Iterable<KubeObject> {
-    return this.of(resource).list();
+  async get(resource: GCResource, namespace: string, name: string): Promise<KubeObject | undefined> {
+    const storage = this.synced(resource);
+    if (!storage.get) throw new NotSyncedError(`${resource.resource}.${resource.group} cannot be read`);
+    const ns = resource.namespaced ? namespace : '';
+    const ctx = internalContext({ verb: 'get', group: resource.group, resource: resource.resource, namespace: ns, name });
+    try {
+      return metadataOnly(await storage.get(ctx, name, { resourceVersion: '' }));
+    } catch (err) {
+      if (hasReason(err, 'NotFound')) return undefined;
+      throw err;
+    }
+  }
+
+  async list(resource: GCResource): Promise<KubeObject[]> {
+    const storage = this.synced(resource);
+    if (!storage.list) throw new NotSyncedError(`${resource.resource}.${resource.group} cannot be listed`);
+    const ctx = internalContext({ verb: 'list', group: resource.group, resource: resource.resource });
+    const list = await storage.list(ctx, { ...listEverything, resourceVersion: '0' });
+    return list.items.map(metadataOnly);
   }
 
   /** Starts every informer. */
