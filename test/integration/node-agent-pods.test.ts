@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { busyboxImage, startContainerd, type LocalContainerd } from '../../hack/local-containerd.js';
 import type { KubeObject } from '../../api/meta/types.js';
@@ -267,6 +267,12 @@ describe('pod workers over containerd', () => {
     assert.match(resolv, /options ndots:5/);
     assert.match(await exec(pod, 'main', ['grep', ' /mem ', '/proc/mounts']), /^tmpfs \/mem tmpfs .*size=16384k/);
     assert.match(await exec(pod, 'main', ['cat', '/etc/hosts']), new RegExp(`${pod.status.podIP.replace(/\./g, '\\.')}\\tweb`));
+    // Written once, as kubelet writes it: later syncs of the pod leave the mounted file alone.
+    const hostsFile = `/tmp/capstan-pods-${process.pid}/root/pods/${pod.metadata.uid}/etc-hosts`;
+    const before = await stat(hostsFile);
+    workers.syncPod({ pod: await getPod('web'), source: 'api' });
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal((await stat(hostsFile)).mtimeMs, before.mtimeMs, 'etc-hosts was not rewritten by a later sync');
     const mine = events.filter((e) => e.name === 'web').map((e) => `${e.reason}: ${e.message}`);
     assert.ok(mine.includes(`Pulled: Container image "${busyboxImage}" already present on machine`), mine.join('\n'));
     assert.ok(mine.includes('Created: Created container: main'), mine.join('\n'));

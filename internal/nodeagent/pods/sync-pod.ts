@@ -132,7 +132,11 @@ export async function syncRunningPod(deps: WorkerDeps, state: PodState, pod: Pod
   if (!pod.spec.hostNetwork) {
     etcHosts = join(deps.volumes.podDir(state.uid), 'etc-hosts');
     await mkdir(deps.volumes.podDir(state.uid), { recursive: true });
-    await writeFile(etcHosts, etcHostsContent(pod, podIPs, deps.ctx.config.clusterDomain, podHostname(pod)));
+    // Written once, as kubelet's ensureHostsFile: the file is bind-mounted into running containers,
+    // and rewriting it (truncate, then write) let a reader in a container find it empty.
+    await writeFile(etcHosts, etcHostsContent(pod, podIPs, deps.ctx.config.clusterDomain, podHostname(pod)), { flag: 'wx' }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EEXIST') throw err;
+    });
   }
   const inp: StartInputs = { sandboxId: sandbox.id, sandboxConfig: sandboxConfig(deps.ctx.config, pod, sandbox.attempt, await deps.hostDNS()), podIPs, hostIPs, volumes, ...(etcHosts ? { etcHosts } : {}) };
   const cur = (name: string): ContainerInstance | undefined => current(view, sandbox.id, name);
