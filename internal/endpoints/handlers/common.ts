@@ -229,20 +229,15 @@ export function decodeExternalObject(h: HandlerInput, input: DecodedInput, field
   const gvk = { group: apiGroupOf(h.scope.apiVersion), version: versionOf(h.scope.apiVersion), kind: h.scope.kind };
   let obj = asObject(sameSchemaVersion(h, input.sortKeys ? sortKeysDeep(input.value) : input.value), gvk);
   const prefix = cannotBeHandled(gvk.kind, gvk.version);
-  let unknown: readonly string[] = [];
   const patch = input.patch;
   const raise = patch ? (detail: string): Error => patchResultInvalid(patch.badValue(), detail) : undefined;
+  const pre = input.preMessages ?? [];
+  const duplicates = input.duplicateFields ?? [];
+  let messages: readonly string[];
   if (h.scope.custom) {
     // A custom resource: what its schema does not know is pruned, and reported as unknown fields.
-    const decoded = (input.duplicateFields?.length ?? 0) > 0 ? structuredClone(obj) : obj;
-    unknown = h.scope.custom.prune(obj);
-    applyFieldValidation(
-      h.ctx,
-      fieldValidation,
-      prefix,
-      { yamlDuplicates: input.yamlDuplicates ?? [], messages: [...(input.preMessages ?? []), ...orderedFieldMessages(decoded, unknown, input.duplicateFields ?? [])] },
-      raise,
-    );
+    const decoded = duplicates.length > 0 ? structuredClone(obj) : obj;
+    messages = [...pre, ...orderedFieldMessages(decoded, h.scope.custom.prune(obj), duplicates)];
   } else if (hasSchema(gvk) && patch?.converter) {
     // A strategic merge patch's result goes through the unstructured converter, not the JSON decoder.
     const converted = checkFromUnstructured(gvk, obj, patch.converter.floats);
@@ -250,31 +245,17 @@ export function decodeExternalObject(h: HandlerInput, input: DecodedInput, field
     const checked = checkDecode(gvk, obj);
     // What the converter lets through but the store cannot hold (an integer past its Go type's range).
     if (checked.decodeError) throw patchResultInvalid(patch.badValue(), checked.decodeError);
-    unknown = checked.unknownFields;
     obj = checked.object as KubeObject;
-    applyFieldValidation(h.ctx, fieldValidation, prefix, { yamlDuplicates: [], messages: [...(input.preMessages ?? []), ...converted.unknownFieldMessages] }, raise);
+    messages = [...pre, ...converted.unknownFieldMessages];
   } else if (hasSchema(gvk)) {
     const checked = checkDecode(gvk, obj, input.numberLiterals);
     if (checked.decodeError) throw raise ? raise(checked.decodeError) : newBadRequest(`${prefix}: ${checked.decodeError}`);
-    unknown = checked.unknownFields;
-    const decoded = obj;
+    messages = [...pre, ...orderedFieldMessages(obj, checked.unknownFields, duplicates)];
     obj = checked.object as KubeObject;
-    applyFieldValidation(
-      h.ctx,
-      fieldValidation,
-      prefix,
-      { yamlDuplicates: input.yamlDuplicates ?? [], messages: [...(input.preMessages ?? []), ...orderedFieldMessages(decoded, unknown, input.duplicateFields ?? [])] },
-      raise,
-    );
   } else {
-    applyFieldValidation(
-      h.ctx,
-      fieldValidation,
-      prefix,
-      { yamlDuplicates: input.yamlDuplicates ?? [], messages: [...(input.preMessages ?? []), ...orderedFieldMessages(obj, [], input.duplicateFields ?? [])] },
-      raise,
-    );
+    messages = [...pre, ...orderedFieldMessages(obj, [], duplicates)];
   }
+  applyFieldValidation(h.ctx, fieldValidation, prefix, { yamlDuplicates: input.yamlDuplicates ?? [], messages }, raise);
   if (!input.skipDefaulting) h.scope.defaulter?.(obj);
   return obj;
 }
