@@ -139,7 +139,7 @@ export class QueueSet {
     r.arrivalR = this.currentR;
     if (this.totSeatsInUse >= this.concurrencyLimit && queue.length >= this.queuing.queueLengthLimit) return Promise.resolve(this.reject(r, 'queue-full'));
     if (!queue.active) queue.nextDispatchR = this.currentR;
-    if (this.totRequestsWaiting === 0 && this.totSeatsInUse < this.concurrencyLimit && this.canAccommodate(r.seats)) {
+    if (this.totRequestsWaiting === 0 && this.totSeatsInUse < this.concurrencyLimit && this.canAccommodate(r.cappedSeats(this.concurrencyLimit))) {
       // The only waiting request would be this one: kube enqueues and dispatches it at once; same result.
       // kube observes the length right after enqueueing, this request included.
       series.queueLength.observe(1);
@@ -242,7 +242,7 @@ export class QueueSet {
     }
     const r = minQueue?.head;
     if (!minQueue || !r) return false;
-    if (!this.canAccommodate(r.seats)) {
+    if (!this.canAccommodate(r.cappedSeats(this.concurrencyLimit))) {
       r.series.noAccommodation.inc();
       return false;
     }

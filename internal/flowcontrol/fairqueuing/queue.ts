@@ -88,6 +88,16 @@ export class FairRequest {
    * Caps final seats at limit, stretching the additional latency so the final work stays the
    * same (kube does this at dispatch when the final seats exceed the level's limit).
    */
+  /**
+   * The seats the request takes once dispatched under limit (capFinalSeats): what the dispatch
+   * decision must weigh, or a request whose final seats get capped would be let in as a wide one
+   * while finished requests still hold seats (kube's estimator caps before the queue set sees it).
+   */
+  cappedSeats(limit: number): number {
+    if (this.finalSeats <= limit || limit <= 0) return this.seats;
+    return Math.max(this.initialSeats, limit);
+  }
+
   capFinalSeats(limit: number): void {
     if (this.finalSeats <= limit || limit <= 0) return;
     this.additionalLatencyMs = (this.finalWork / limit) * 1000;
