@@ -18,7 +18,7 @@ import { goDefaultMaxStreams, type Http2Options } from '../options/http2.js';
 import type { ServingTls } from '../tls/serving-tls.js';
 import type { ClosableListener } from '../lifecycle/graceful-shutdown.js';
 import { upgradeResponse } from './upgrade-response.js';
-import { applyHttp1Limits, guardHttp2Preface, http2MaxHeaderListBytes, http2MaxHeaderPairs, idleTimeoutMs, tlsHandshakeTimeoutMs } from './timeouts.js';
+import { answerParserError, applyHttp1Limits, guardHttp2Preface, http2MaxHeaderListBytes, http2MaxHeaderPairs, idleTimeoutMs, tlsHandshakeTimeoutMs } from './timeouts.js';
 
 /** A request handler of the chain; HTTP/2 requests come typed as their HTTP/1 counterparts. */
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -89,6 +89,7 @@ export class SecureListener implements ClosableListener {
     });
     this.server.on('session', (session: ServerHttp2Session) => this.track(session, maxStreams));
     this.server.on('tlsClientError', (err) => cfg.log.v(4, `TLS handshake error: ${err.message}`));
+    this.server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => answerParserError(err, socket));
     this.server.on('sessionError', (err) => cfg.log.v(4, `HTTP/2 session error: ${err.message}`));
     // Upgrade requests (WebSocket, SPDY; HTTP/1.1 only) run through the same chain on a response
     // bound to their socket: the aggregator joins the socket to an extension server's after its

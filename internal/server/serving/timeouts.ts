@@ -53,3 +53,31 @@ export function guardHttp2Preface(session: ServerHttp2Session, timeoutMs = http2
   session.once('remoteSettings', () => clearTimeout(timer));
   session.once('close', () => clearTimeout(timer));
 }
+
+/** node's own answers to a request its parser refused (its default clientError handler's). */
+const parserAnswers: Readonly<Record<string, string>> = {
+  HPE_HEADER_OVERFLOW: 'HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n',
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: 'HTTP/1.1 413 Payload Too Large\r\nConnection: close\r\n\r\n',
+  ERR_HTTP_REQUEST_TIMEOUT: 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n',
+};
+const badRequestAnswer = 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n';
+
+/** How long a connection closed after a refused request keeps reading before it is torn down (Go's rstAvoidanceDelay). */
+const parserLingerMs = 500;
+
+/**
+ * Answers an HTTP/1.1 request node's parser refused (a header past MaxHeaderBytes: 431) as node
+ * does, but closes as Go's server does (closeWriteAndWait): the write side is shut after the
+ * answer and what the client still sends is read and dropped for half a second, so that a client
+ * still sending its oversized header reads the 431 rather than a reset. node's default handler
+ * destroys the socket at once, which over TLS can drop the answer unsent.
+ */
+export function answerParserError(err: NodeJS.ErrnoException, socket: import('node:net').Socket): void {
+  if (socket.destroyed) return;
+  // As node: an answer only where no answer of a request on this connection has begun.
+  const inFlight = (socket as unknown as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) socket.write(parserAnswers[err.code ?? ''] ?? badRequestAnswer);
+  socket.end();
+  socket.resume();
+  setTimeout(() => socket.destroy(), parserLingerMs).unref();
+}
