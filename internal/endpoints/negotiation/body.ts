@@ -13,6 +13,7 @@ import type { BodyEncoding } from './media-type.js';
 import { parseJsonAsYaml } from './json-as-yaml.js';
 import { parseStrictJson } from './strict-json.js';
 import { setOwnKey } from '../../collections/own-key.js';
+import { lingeringClose } from '../../server/serving/timeouts.js';
 
 /** kube-apiserver's default --max-request-body-bytes equivalent for resource writes. */
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
@@ -22,9 +23,6 @@ export const maxRequestBodyBytes = 3 * 1024 * 1024;
  * (maxPostHandlerReadBytes); past it the answer says `Connection: close` and the connection closes.
  */
 export const maxPostHandlerReadBytes = 256 * 1024;
-
-/** How long a connection closed on an unread body keeps reading before it is torn down (Go's rstAvoidanceDelay). */
-const lingerMs = 500;
 
 /**
  * Ends the connection (HTTP/1.1) or the stream (HTTP/2) once the answer is written, as Go's
@@ -47,11 +45,7 @@ function closeAfterReply(req: IncomingMessage, res: ServerResponse | undefined):
   res.shouldKeepAlive = false;
   const socket = req.socket as Socket & { destroySoon?: () => void };
   // node's server calls destroySoon once a `Connection: close` answer is written.
-  socket.destroySoon = function lingeringClose(this: Socket): void {
-    this.end();
-    this.resume();
-    setTimeout(() => this.destroy(), lingerMs).unref();
-  };
+  socket.destroySoon = () => lingeringClose(socket);
 }
 
 /**

@@ -62,8 +62,19 @@ const parserAnswers: Readonly<Record<string, string>> = {
 };
 const badRequestAnswer = 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n';
 
-/** How long a connection closed after a refused request keeps reading before it is torn down (Go's rstAvoidanceDelay). */
-const parserLingerMs = 500;
+/** How long a connection closed mid-request keeps reading before it is torn down (Go's rstAvoidanceDelay). */
+const lingerMs = 500;
+
+/**
+ * Closes socket as Go's closeWriteAndWait does: the write side is shut after what was written, and
+ * what the client still sends is read and dropped for half a second before the socket is destroyed,
+ * so that a client still sending reads the answer rather than a reset.
+ */
+export function lingeringClose(socket: import('node:net').Socket): void {
+  socket.end();
+  socket.resume();
+  setTimeout(() => socket.destroy(), lingerMs).unref();
+}
 
 /**
  * Answers an HTTP/1.1 request node's parser refused (a header past MaxHeaderBytes: 431) as node
@@ -77,7 +88,5 @@ export function answerParserError(err: NodeJS.ErrnoException, socket: import('no
   // As node: an answer only where no answer of a request on this connection has begun.
   const inFlight = (socket as unknown as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (socket.writable && !inFlight?.headersSent) socket.write(parserAnswers[err.code ?? ''] ?? badRequestAnswer);
-  socket.end();
-  socket.resume();
-  setTimeout(() => socket.destroy(), parserLingerMs).unref();
+  lingeringClose(socket);
 }
