@@ -43,6 +43,8 @@ function crd(): Record<string, unknown> {
                     hostnames: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
                     addresses: { type: 'array', items: { type: 'string' } },
                     selector: { type: 'object', 'x-kubernetes-map-type': 'atomic', additionalProperties: { type: 'string' } },
+                    extra: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+                    nullableExtra: { type: 'object', nullable: true, 'x-kubernetes-preserve-unknown-fields': true },
                   },
                 },
               },
@@ -54,9 +56,9 @@ function crd(): Record<string, unknown> {
   };
 }
 
-async function apply(manager: string, spec: Record<string, unknown>, force = false): Promise<{ status: number; body: any; text: string }> {
-  const body = JSON.stringify({ apiVersion: `${group}/v1`, kind: 'Gateway', metadata: { name: 'gw' }, spec });
-  const res = await fx.request('PATCH', `${path}/gw?fieldManager=${manager}${force ? '&force=true' : ''}`, { rawBody: body, headers: { 'content-type': 'application/apply-patch+yaml' } });
+async function apply(manager: string, spec: Record<string, unknown>, force = false, name = 'gw'): Promise<{ status: number; body: any; text: string }> {
+  const body = JSON.stringify({ apiVersion: `${group}/v1`, kind: 'Gateway', metadata: { name }, spec });
+  const res = await fx.request('PATCH', `${path}/${name}?fieldManager=${manager}${force ? '&force=true' : ''}`, { rawBody: body, headers: { 'content-type': 'application/apply-patch+yaml' } });
   return { status: res.status, body: res.status < 300 ? res.json() : res.json(), text: res.text };
 }
 
@@ -93,5 +95,41 @@ describe('server-side apply of custom resources follows the schema\'s list and m
     const dropped = await apply('alice', { hostnames: ['a.example.com'] });
     assert.equal(dropped.status, 200, dropped.text);
     assert.deepEqual(dropped.body.spec.listeners.map((l: any) => l.name), ['https']);
+  });
+
+  // Found by the issue 18 body fuzzer (seed 724168327). kube 1.33's structured-merge-diff (v4.6)
+  // removes a map entry no manager owns as a member, even when another manager owns a field inside
+  // it, and leaves a map its removals emptied as null (structured-merge-diff issue #305). The
+  // schema then refuses the null unless the field is nullable: kube answers 422, and nothing changes.
+  it('refuses an apply whose removals leave a non-nullable object null, as kube 1.33 does, and changes nothing', async () => {
+    const name = 'emptied';
+    let r = await apply('alice', { extra: { a: { x: '1' } }, nullableExtra: { a: { x: '1' } } }, false, name);
+    assert.equal(r.status, 201, r.text);
+    // bob adds a field inside alice's entries: he owns spec.extra.a.y, not the entry spec.extra.a.
+    const patched = await fx.request('PATCH', `${path}/${name}?fieldManager=bob`, {
+      rawBody: JSON.stringify({ spec: { extra: { a: { y: '2' } }, nullableExtra: { a: { y: '2' } } } }),
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    assert.equal(patched.status, 200, patched.text);
+    const before = patched.json();
+
+    // alice applies without her entries: both maps are emptied, and extra cannot be null.
+    r = await apply('alice', { listeners: [{ name: 'l', port: 1 }] }, true, name);
+    assert.equal(r.status, 422, r.text);
+    assert.equal(r.body.reason, 'Invalid');
+    assert.equal(r.body.message, `Gateway.${group} "${name}" is invalid: spec.extra: Invalid value: "null": spec.extra in body must be of type object: "null"`);
+    const after = (await fx.request('GET', `${path}/${name}`)).json();
+    assert.equal(after.metadata.resourceVersion, before.metadata.resourceVersion);
+    assert.deepEqual(after.spec, { extra: { a: { x: '1', y: '2' } }, nullableExtra: { a: { x: '1', y: '2' } } });
+
+    // Once bob owns an entry of extra (b, added whole), extra is not emptied; the nullable map is left null.
+    const cleared = await fx.request('PATCH', `${path}/${name}?fieldManager=bob`, {
+      rawBody: JSON.stringify({ spec: { extra: { b: { k: 'v' } } } }),
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    assert.equal(cleared.status, 200, cleared.text);
+    r = await apply('alice', { listeners: [{ name: 'l', port: 1 }] }, true, name);
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(r.body.spec, { extra: { b: { k: 'v' } }, listeners: [{ name: 'l', port: 1, protocol: 'HTTP' }], nullableExtra: null });
   });
 });

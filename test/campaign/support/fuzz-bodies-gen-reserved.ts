@@ -64,16 +64,29 @@ function readBack(p: Placement): ReadBack[] {
   return p.entries.map(([k, v]) => ({ path: [...base, k, ...(p.nestedKey === undefined ? [] : [p.nestedKey])], value: v }));
 }
 
-/** kube refuses "__proto__" as a label or annotation key (not a qualified name); data and extra take any of them. */
-function expectation(p: Placement): Expectation {
+/**
+ * kube 1.33's refusal of a forced apply that leaves spec.extra null: this manager's earlier apply
+ * owned extra's entries, another manager owns a field inside one of them (not the entry), so the
+ * removal takes the entries whole and leaves the emptied map null (structured-merge-diff #305),
+ * which the schema refuses. test/integration/custom-resources-apply.test.ts pins it.
+ */
+const extraLeftNull = { code: 422, reason: 'Invalid', message: /^Widget\.example\.com "[^"]+" is invalid: spec\.extra: Invalid value: "null": spec\.extra in body must be of type object: "null"$/ };
+
+/**
+ * kube refuses "__proto__" as a label or annotation key (not a qualified name); data and extra take
+ * any of them. An apply to a widget that leaves out extra may meet extraLeftNull.
+ */
+function expectation(p: Placement, apply = false): Expectation {
   const meta = p.where === 'labels' || p.where === 'annotations';
-  return meta && p.entries.some(([k]) => !isQualifiedName(k)) ? { kind: 'fail', code: 422, reason: 'Invalid' } : { kind: 'ok' };
+  if (meta && p.entries.some(([k]) => !isQualifiedName(k))) return { kind: 'fail', code: 422, reason: 'Invalid' };
+  return apply && p.r === widget && p.where !== 'extra' ? { kind: 'ok', unless: extraLeftNull } : { kind: 'ok' };
 }
 
 function request(p: Placement, method: 'POST' | 'PATCH', contentType: string, label: string, body: string, name?: string, query = ''): FuzzRequest {
   const path = name === undefined ? `${p.r.path}${query}` : `${p.r.path}/${name}${query}`;
   const keys = p.entries.map(([k]) => k).join(',');
-  return fuzzRequest({ label: `${label}, ${keys} in ${p.where}`, method, path, contentType, body: Buffer.from(body), expect: expectation(p), keyPrefix: p.r.keyPrefix, name, readBack: readBack(p) });
+  const apply = contentType === 'application/apply-patch+yaml';
+  return fuzzRequest({ label: `${label}, ${keys} in ${p.where}`, method, path, contentType, body: Buffer.from(body), expect: expectation(p, apply), keyPrefix: p.r.keyPrefix, name, readBack: readBack(p) });
 }
 
 const create = fc.tuple(placement, freshName).map(([p, name]) => {

@@ -8,7 +8,8 @@ import type { KeyState, Reply, Snapshot } from './fuzz-bodies-target.js';
 
 /** What the fuzzer knows the answer must be. */
 export type Expectation =
-  | { readonly kind: 'ok' }
+  /** A 2xx; or, where kube too may refuse a valid input, the one refusal given in `unless`. */
+  | { readonly kind: 'ok'; readonly unless?: { readonly code: number; readonly reason: string; readonly message: RegExp } }
   | { readonly kind: 'fail'; readonly code?: number; readonly reason?: string; readonly message?: string | RegExp }
   | { readonly kind: 'either' };
 
@@ -73,7 +74,10 @@ export function checkReply(r: FuzzRequest, reply: Reply): void {
   if (status.kind !== 'Status' || status.apiVersion !== 'v1' || status.status !== 'Failure') fail('the error is not a metav1.Status Failure');
   if (status.code !== reply.status) fail(`the Status code ${String(status.code)} is not the HTTP status`);
   if (typeof status.reason !== 'string' || status.reason === '') fail('the Status has no reason');
-  if (r.expect.kind === 'ok') fail('a valid input was refused');
+  if (r.expect.kind === 'ok') {
+    const u = r.expect.unless;
+    if (!u || u.code !== reply.status || u.reason !== status.reason || !u.message.test(String(status.message ?? ''))) fail('a valid input was refused');
+  }
   if (r.expect.kind === 'fail') {
     const e = r.expect;
     if (e.code !== undefined && e.code !== reply.status) fail(`wanted ${e.code}`);
