@@ -3,9 +3,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer, type Http2Session } from 'node:http2';
+import { once } from 'node:events';
 import { describe, it } from 'node:test';
 import { createCertificateAuthority, issueCertificate } from '../../server/pki.js';
-import { EtcdClientFactory } from './client.js';
+import { EtcdClientFactory, etcdFlowControlWindowBytes } from './client.js';
 
 type Hosts = { pool: { hosts: Array<{ channelCredentials: unknown }> } };
 const credentialsOf = (c: unknown) => (c as Hosts).pool.hosts.map((h) => h.channelCredentials);
@@ -71,6 +73,33 @@ describe('etcd client factory', () => {
       }
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('opens a 1 MiB HTTP/2 window to etcd, for each stream and the connection, so a busy event loop does not throttle the watch', async () => {
+    // A stand-in etcd that only records what the client's HTTP/2 session tells it.
+    const server = createServer();
+    const sessions: Http2Session[] = [];
+    server.on('session', (s) => sessions.push(s));
+    server.on('stream', (stream) => stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-status': '3' }, { endStream: true }));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as { port: number };
+    const client = EtcdClientFactory.plain().client([`http://127.0.0.1:${port}`]);
+    try {
+      void client.get('k').string().catch(() => undefined);
+      for (const until = Date.now() + 5000; sessions.length === 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
+      const session = sessions[0];
+      assert.ok(session, 'the client connected');
+      // The client's SETTINGS may still be on the way.
+      for (const until = Date.now() + 2000; session.remoteSettings.initialWindowSize !== etcdFlowControlWindowBytes && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
+      assert.equal(session.remoteSettings.initialWindowSize, etcdFlowControlWindowBytes, 'each stream');
+      for (const until = Date.now() + 2000; (session.state.remoteWindowSize ?? 0) < etcdFlowControlWindowBytes && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
+      assert.ok((session.state.remoteWindowSize ?? 0) >= etcdFlowControlWindowBytes - 65535, `the connection's window is ${session.state.remoteWindowSize}`);
+    } finally {
+      client.close();
+      for (const s of sessions) s.destroy();
+      server.close();
     }
   });
 });

@@ -40,6 +40,9 @@ export type EtcdClientPurpose = 'storage' | 'probe';
 export const keepaliveTimeMs = 30_000;
 export const keepaliveTimeoutMs = 10_000;
 
+/** The etcd client's HTTP/2 flow-control window, for its connection and each stream (see client()). */
+export const etcdFlowControlWindowBytes = 1 << 20;
+
 type FaultPolicy = NonNullable<NonNullable<IOptions['faultHandling']>['global']>;
 /** Runs each call once as it is (the client only ever calls execute). */
 const callOnce = { execute: <T>(fn: () => T | PromiseLike<T>): Promise<T> => Promise.resolve().then(fn) } as unknown as FaultPolicy;
@@ -119,6 +122,11 @@ export class EtcdClientFactory {
         'grpc.max_send_message_length': 2 ** 31 - 1,
         'grpc.keepalive_time_ms': this.keepalive.timeMs,
         'grpc.keepalive_timeout_ms': this.keepalive.timeoutMs,
+        // grpc-js's default HTTP/2 window is 64 KiB for the connection and each stream, and node
+        // only reopens it as the event loop reads: under write load the watch cache's etcd watch
+        // (it shares the connection with the writes) fell seconds behind, holding every pending
+        // write offer and event meanwhile. kube's client (grpc-go) grows its window as needed.
+        'grpc-node.flow_control_window': etcdFlowControlWindowBytes,
         // The probe's connections are its own: a check reports what its own connection met
         // (e.g. the TLS error), not the state another client left a shared connection in.
         ...(purpose === 'probe' ? { 'grpc.use_local_subchannel_pool': 1 } : {}),
